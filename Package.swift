@@ -1,0 +1,48 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The package is split the way data flows: a pure core (no I/O, no global state),
+// thin adapters around it, and a thin executable that wires them.
+// Benchmarks live in their own package under Benchmarks/ so that packagers and CI's
+// test build do not compile the benchmark harness and its dependencies.
+let package = Package(
+    name: "orientd",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "orientd", targets: ["orientd"]),
+        .library(name: "OrientdCore", targets: ["OrientdCore"]),
+        .library(name: "OrientdSimulation", targets: ["OrientdSimulation"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+    ],
+    targets: [
+        // Types, mount matrix, classifier, lock policy, recording codec, event encoding.
+        .target(name: "OrientdCore"),
+        // The physical model that synthesises labelled recordings.
+        .target(name: "OrientdSimulation", dependencies: ["OrientdCore"]),
+        // Adapters: files and standard streams, pacing, signals.
+        .target(
+            name: "OrientdIO",
+            dependencies: [
+                "OrientdCore",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
+        // The command line: one type per subcommand.
+        .executableTarget(
+            name: "orientd",
+            dependencies: [
+                "OrientdCore", "OrientdSimulation", "OrientdIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "OrientdCoreTests", dependencies: ["OrientdCore"]),
+        .testTarget(name: "OrientdSimulationTests", dependencies: ["OrientdSimulation", "OrientdCore"]),
+        .testTarget(
+            name: "RecordingsTests",
+            dependencies: ["OrientdCore", "OrientdSimulation"],
+            path: "Tests/RecordingsTests"),
+        .testTarget(name: "CommandLineTests", dependencies: ["orientd"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,97 @@
+/// Every threshold and time constant of `OrientationClassifier`, with its default.
+///
+/// The defaults were chosen by sweeping each parameter over the labelled recordings in
+/// `Recordings/` (`orientd evaluate`, see README "Classifier parameters"): each is the
+/// middle of the range in which every recording keeps zero spurious changes and the
+/// 300 ms latency bound, not the edge of it.
+public struct ClassifierParameters: Hashable, Sendable {
+    /// Gravity, m/s². Readings are judged against it.
+    public var gravity: Double = standardGravity
+
+    /// A reading whose magnitude differs from `gravity` by more than this (m/s²) is not
+    /// gravity: a tap, a jolt, a swing or free fall. It is left out of the filter and
+    /// marks a disturbance. Walking peaks near 3 m/s² and must mostly pass; a tap
+    /// reaches 10–30 m/s².
+    public var magnitudeTolerance: Double = 3.0
+
+    /// Time constant of the one-pole low-pass filter on accepted readings, seconds.
+    /// The filter's weight is dt/(τ + dt), so it behaves the same at any sample rate.
+    public var filterTimeConstant: Double = 0.06
+
+    /// A reading further than this (m/s²) from the filtered vector marks a disturbance:
+    /// the device is being swung or shaken even if the magnitude looks like gravity.
+    public var disturbanceThreshold: Double = 3.5
+
+    /// No change is made until this long (s) after the last disturbance.
+    public var settleTime: Double = 0.1
+
+    /// A new pose must be proposed without interruption for this long (s) before it is
+    /// reported.
+    public var holdTime: Double = 0.12
+
+    /// The first pose after start needs only this hold (s), so the first event comes
+    /// quickly; it is still subject to `minimumSamples` and `settleTime`.
+    public var initialHoldTime: Double = 0.03
+
+    /// A new pose must be proposed by at least this many consecutive readings (with
+    /// distinct timestamps), so a single reading never decides, even at 1 Hz.
+    public var minimumSamples: Int = 2
+
+    /// Degrees. Leaving an upright pose for another needs gravity within 45° − this of
+    /// the new pose's axis (so 20° means switching 65° away from the old axis and
+    /// switching back 65° away from the new one: a 40° dead band around each diagonal).
+    public var rotationHysteresis: Double = 20
+
+    /// Degrees. The first upright pose (from unknown, face-up or face-down) needs gravity
+    /// within 45° − this of its axis.
+    public var initialMargin: Double = 5
+
+    /// Degrees of tilt (screen towards the sky or the floor) at which the device becomes
+    /// face-up or face-down.
+    public var faceEnterTilt: Double = 75
+
+    /// Degrees of tilt below which a face-up or face-down device may become upright, and
+    /// above which no upright pose is changed: in-plane directions are too weak to trust
+    /// when the screen faces nearly up or down.
+    public var faceExitTilt: Double = 65
+
+    /// A gap between readings longer than this (s) resets the filter and any pending
+    /// change; the reported state stays.
+    public var gapReset: Double = 1.5
+
+    public init() {}
+
+    /// A problem with a parameter value, naming the parameter.
+    public struct InvalidParameter: Error, Hashable, Sendable, CustomStringConvertible {
+        public var name: String
+        public var message: String
+        public var description: String { "\(name): \(message)" }
+    }
+
+    /// Checks that the values make sense together.
+    public func validate() throws(InvalidParameter) {
+        func check(_ ok: Bool, _ name: String, _ message: String) throws(InvalidParameter) {
+            if !ok { throw InvalidParameter(name: name, message: message) }
+        }
+        let all: [(String, Double)] = [
+            ("gravity", gravity), ("magnitude-tolerance", magnitudeTolerance),
+            ("filter-time-constant", filterTimeConstant), ("disturbance-threshold", disturbanceThreshold),
+            ("settle-time", settleTime), ("hold-time", holdTime), ("initial-hold-time", initialHoldTime),
+            ("rotation-hysteresis", rotationHysteresis), ("initial-margin", initialMargin),
+            ("face-enter-tilt", faceEnterTilt), ("face-exit-tilt", faceExitTilt), ("gap-reset", gapReset),
+        ]
+        for (name, value) in all {
+            try check(value.isFinite && value >= 0, name, "must be a finite number ≥ 0, got \(value)")
+        }
+        try check(gravity > 0, "gravity", "must be > 0")
+        try check(magnitudeTolerance < gravity, "magnitude-tolerance", "must be less than gravity (\(gravity))")
+        try check(gapReset > 0, "gap-reset", "must be > 0")
+        try check(minimumSamples >= 1, "minimum-samples", "must be at least 1, got \(minimumSamples)")
+        try check(rotationHysteresis < 45, "rotation-hysteresis", "must be below 45 degrees, got \(rotationHysteresis)")
+        try check(initialMargin < 45, "initial-margin", "must be below 45 degrees, got \(initialMargin)")
+        try check(faceEnterTilt <= 90, "face-enter-tilt", "must be at most 90 degrees, got \(faceEnterTilt)")
+        try check(
+            faceExitTilt <= faceEnterTilt, "face-exit-tilt",
+            "must not exceed face-enter-tilt (\(faceEnterTilt)), got \(faceExitTilt)")
+    }
+}

@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns timestamped acceleration vectors (after the mount matrix) into a device pose.
+///
+/// A deterministic state machine: it reads time only from the samples, so a replay
+/// gives the same answers as the live run. Per reading:
+/// 1. time: a gap over `gapReset`, or time going backwards, restarts the filter;
+///    a repeated timestamp adds nothing to the filter or to a pending change;
+/// 2. plausibility: a magnitude far from g (tap, jolt, free fall) is left out and
+///    marks a disturbance; so does a reading far from the filtered vector (swing, shake);
+/// 3. a one-pole low-pass filter with a time constant, not a sample count;
+/// 4. a proposal from the filtered vector, with hysteresis against the reported pose:
+///    face-up/face-down by tilt (enter and exit angles), upright poses by the direction
+///    in the screen plane (a dead band around each diagonal), none at steep tilt;
+/// 5. a gate: the proposal must hold for `holdTime` over `minimumSamples` readings,
+///    with no disturbance in the last `settleTime`.
+///
+/// No trigonometry per reading: the angles are turned into cosines once, at init.
+public struct OrientationClassifier: Sendable {
+    public let parameters: ClassifierParameters
+
+    /// The reported pose.
+    public private(set) var orientation: DeviceOrientation = .unknown
+
+    // Precomputed thresholds.
+    private let lowMagnitudeSquared: Double
+    private let highMagnitudeSquared: Double
+    private let disturbanceSquared: Double
+    private let switchCosine: Double
+    private let initialCosine: Double
+    private let faceEnterSine: Double
+    private let faceExitSine: Double
+    private let initialFaceSine: Double
+
+    // State.
+    private var filtered = Vector3.zero
+    private var hasFilter = false
+    private var lastTime = -Double.infinity
+    private var lastDisturbance = -Double.infinity
+    private var candidate: DeviceOrientation = .unknown
+    private var candidateSince = 0.0
+    private var candidateCount = 0
+
+    public init(parameters: ClassifierParameters = ClassifierParameters()) {
+        self.parameters = parameters
+        let g = parameters.gravity
+        let low = max(0, g - parameters.magnitudeTolerance)
+        let high = g + parameters.magnitudeTolerance
+        lowMagnitudeSquared = low * low
+        highMagnitudeSquared = high * high
+        disturbanceSquared = parameters.disturbanceThreshold * parameters.disturbanceThreshold
+        let radians = Double.pi / 180
+        switchCosine = cos((45 - parameters.rotationHysteresis) * radians)
+        initialCosine = cos((45 - parameters.initialMargin) * radians)
+        faceEnterSine = sin(parameters.faceEnterTilt * radians)
+        faceExitSine = sin(parameters.faceExitTilt * radians)
+        initialFaceSine = sin((parameters.faceEnterTilt + parameters.faceExitTilt) / 2 * radians)
+    }
+
+    /// The low-pass filtered acceleration, for diagnostics; zero before the first reading.
+    public var filteredAcceleration: Vector3 { filtered }
+
+    /// Feeds one reading; returns the new pose when it changed, else nil.
+    @inlinable
+    @discardableResult
+    public mutating func update(_ sample: Sample) -> DeviceOrientation? {
+        update(time: sample.time, acceleration: sample.acceleration)
+    }
+
+    /// Feeds one reading; returns the new pose when it changed, else nil.
+    public mutating func update(time t: Double, acceleration a: Vector3) -> DeviceOrientation? {
+        let dt = t - lastTime
+        if dt > parameters.gapReset || dt < 0 {
+            restart()
+        } else if dt == 0 {
+            // A repeated timestamp carries no new time: it can still be a disturbance,
+            // but it neither moves the filter nor counts towards a change.
+            if isDisturbance(a) { lastDisturbance = t }
+            return nil
+        }
+        lastTime = t
+
+        let magnitudeSquared = a.squaredLength
+        guard magnitudeSquared >= lowMagnitudeSquared, magnitudeSquared <= highMagnitudeSquared else {
+            lastDisturbance = t
+            return nil
+        }
+        if hasFilter {
+            if (a - filtered).squaredLength > disturbanceSquared { lastDisturbance = t }
+            let weight = dt / (parameters.filterTimeConstant + dt)
+            filtered += (a - filtered) * weight
+        } else {
+            filtered = a
+            hasFilter = true
+        }
+
+        let proposal = propose(filtered)
+        guard proposal != orientation else {
+            candidate = orientation
+            candidateCount = 0
+            return nil
+        }
+        if proposal != candidate {
+            candidate = proposal
+            candidateSince = t
+            candidateCount = 1
+        } else {
+            candidateCount += 1
+        }
+        let hold = orientation == .unknown ? parameters.initialHoldTime : parameters.holdTime
+        guard candidateCount >= parameters.minimumSamples,
+            t - candidateSince >= hold,
+            t - lastDisturbance >= parameters.settleTime
+        else { return nil }
+        orientation = proposal
+        candidateCount = 0
+        return proposal
+    }
+
+    private func isDisturbance(_ a: Vector3) -> Bool {
+        let m = a.squaredLength
+        return m < lowMagnitudeSquared || m > highMagnitudeSquared
+            || (hasFilter && (a - filtered).squaredLength > disturbanceSquared)
+    }
+
+    /// Forgets the filter and any pending change, keeping the reported pose.
+    public mutating func restart() {
+        hasFilter = false
+        filtered = .zero
+        candidate = orientation
+        candidateCount = 0
+        lastDisturbance = -Double.infinity
+    }
+
+    /// The pose the filtered vector argues for, given the reported pose (hysteresis).
+    /// Returns the reported pose when the evidence is not strong enough for a change.
+    private func propose(_ f: Vector3) -> DeviceOrientation {
+        let length = f.length
+        guard length > 0 else { return orientation }
+        let tiltSine = f.z / length
+        let current = orientation
+
+        // Face-up and face-down.
+        switch current {
+        case .faceUp, .faceDown:
+            if tiltSine >= faceEnterSine { return .faceUp }
+            if tiltSine <= -faceEnterSine { return .faceDown }
+            // Leaving a face state needs the screen plane to carry a clear direction.
+            if abs(tiltSine) > faceExitSine { return current }
+        case .unknown:
+            if tiltSine >= initialFaceSine { return .faceUp }
+            if tiltSine <= -initialFaceSine { return .faceDown }
+        default:
+            if tiltSine >= faceEnterSine { return .faceUp }
+            if tiltSine <= -faceEnterSine { return .faceDown }
+            if abs(tiltSine) > faceExitSine { return current }
+        }
+
+        // Upright poses: the nearest axis in the screen plane, with hysteresis.
+        // Axes (Linux frame, gravity reading): portrait (0,-1), landscape-left (-1,0),
+        // upside-down (0,+1), landscape-right (+1,0).
+        let planeLength = (f.x * f.x + f.y * f.y).squareRoot()
+        guard planeLength > 0 else { return current }
+        let nearest: DeviceOrientation
+        let alignment: Double
+        if abs(f.y) >= abs(f.x) {
+            nearest = f.y <= 0 ? .portrait : .portraitUpsideDown
+            alignment = abs(f.y)
+        } else {
+            nearest = f.x <= 0 ? .landscapeLeft : .landscapeRight
+            alignment = abs(f.x)
+        }
+        if nearest == current { return current }
+        let cosine = current.isUpright ? switchCosine : initialCosine
+        return alignment >= cosine * planeLength ? nearest : current
+    }
+}

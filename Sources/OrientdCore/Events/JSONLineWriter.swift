@@ -1,0 +1,104 @@
+/// Builds one JSON object on one line, key by key, into bytes.
+///
+/// Hand-written instead of `JSONEncoder` because the daemon's path avoids Foundation
+/// (its resident size is a target), key order must be stable for people reading the
+/// stream, and numbers must print the same on every machine.
+public struct JSONLineWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
+    private var empty = true
+
+    public init() {
+        bytes.reserveCapacity(256)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    private mutating func key(_ key: String) {
+        if !empty { bytes.append(UInt8(ascii: ",")) }
+        empty = false
+        Self.appendString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    public mutating func add(_ key: String, _ value: String) {
+        self.key(key)
+        Self.appendString(value, to: &bytes)
+    }
+
+    public mutating func add(_ key: String, _ value: String?) {
+        if let value { add(key, value) } else { addNull(key) }
+    }
+
+    public mutating func add(_ key: String, _ value: Int) {
+        self.key(key)
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    public mutating func add(_ key: String, _ value: Bool) {
+        self.key(key)
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// A number with at most `decimals` places, trailing zeros dropped (`3.52`, `4`).
+    /// Non-finite values, which JSON cannot carry, become null.
+    public mutating func add(_ key: String, _ value: Double, decimals: Int = 6) {
+        self.key(key)
+        guard value.isFinite else {
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
+        let start = bytes.count
+        RecordingWriter.appendFixed(value, decimals: decimals, to: &bytes)
+        if bytes[start...].contains(UInt8(ascii: ".")) {
+            while bytes.last == UInt8(ascii: "0") { bytes.removeLast() }
+            if bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
+        }
+        if bytes.count - start == 2, bytes[start] == UInt8(ascii: "-"), bytes[start + 1] == UInt8(ascii: "0") {
+            bytes.removeSubrange(start..<(start + 1))  // no "-0"
+        }
+    }
+
+    public mutating func add(_ key: String, strings: [String]) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "["))
+        for (i, s) in strings.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            Self.appendString(s, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    public mutating func addNull(_ key: String) {
+        self.key(key)
+        bytes.append(contentsOf: "null".utf8)
+    }
+
+    /// The object, closed and followed by a newline.
+    public func line() -> [UInt8] {
+        var out = bytes
+        out.append(UInt8(ascii: "}"))
+        out.append(UInt8(ascii: "\n"))
+        return out
+    }
+
+    /// Appends a JSON string literal; control characters and invalid UTF-8 are escaped
+    /// or replaced so the line is always valid JSON.
+    public static func appendString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for unit in s.utf8 {
+            switch unit {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20, 0x7f:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hex[Int(unit >> 4)])
+                out.append(hex[Int(unit & 0xf)])
+            default: out.append(unit)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,52 @@
+/// The physical pose of the device, named after the edge that points up.
+///
+/// The names are those of iOS's `UIDeviceOrientation` (see orientation-facts §2).
+/// Beware the iOS trap: the *interface* orientation landscapeLeft is the *device*
+/// pose landscape-right, and the reverse.
+public enum DeviceOrientation: String, CaseIterable, Hashable, Sendable {
+    /// Top edge up: the natural pose.
+    case portrait
+    /// Right edge up: turned 90° counter-clockwise, seen from the front.
+    case landscapeLeft = "landscape-left"
+    /// Bottom edge up.
+    case portraitUpsideDown = "portrait-upside-down"
+    /// Left edge up: turned 90° clockwise, seen from the front.
+    case landscapeRight = "landscape-right"
+    /// Lying on its back, screen to the sky.
+    case faceUp = "face-up"
+    /// Lying on its screen.
+    case faceDown = "face-down"
+    /// Not known yet: no certain reading since start.
+    case unknown
+
+    /// The screen rotation that shows this pose upright, or nil for poses that never
+    /// move the screen (face-up, face-down, unknown).
+    @inlinable
+    public var rotation: Rotation? {
+        switch self {
+        case .portrait: .degrees0
+        case .landscapeLeft: .degrees90
+        case .portraitUpsideDown: .degrees180
+        case .landscapeRight: .degrees270
+        case .faceUp, .faceDown, .unknown: nil
+        }
+    }
+
+    /// The pose that shows the given rotation upright.
+    @inlinable
+    public init(_ rotation: Rotation) {
+        switch rotation {
+        case .degrees0: self = .portrait
+        case .degrees90: self = .landscapeLeft
+        case .degrees180: self = .portraitUpsideDown
+        case .degrees270: self = .landscapeRight
+        }
+    }
+
+    /// Is this one of the four upright poses (those that can rotate the screen)?
+    @inlinable public var isUpright: Bool { rotation != nil }
+}
+
+extension DeviceOrientation: CustomStringConvertible {
+    public var description: String { rawValue }
+}

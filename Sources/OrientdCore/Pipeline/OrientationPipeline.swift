@@ -1,0 +1,74 @@
+/// source → calibrate → classify → policy → event, for one stream of raw samples.
+///
+/// Pure: the live daemon, replay, the tests and the benchmarks all drive this one type,
+/// so a replayed recording gives exactly the events the live run gave.
+public struct OrientationPipeline: Sendable {
+    public let mountMatrix: MountMatrix
+    public let natural: NaturalOrientation
+    public private(set) var classifier: OrientationClassifier
+    public private(set) var policy: ScreenPolicy
+    /// The last event emitted; nil until the first certain state.
+    public private(set) var current: OrientationEvent?
+    /// The time of the last sample seen, for events not caused by a sample.
+    public private(set) var lastTime = 0.0
+
+    public init(
+        mountMatrix: MountMatrix = .identity,
+        parameters: ClassifierParameters = ClassifierParameters(),
+        supported: RotationSet = .all,
+        natural: NaturalOrientation = .portrait
+    ) {
+        self.mountMatrix = mountMatrix
+        self.natural = natural
+        classifier = OrientationClassifier(parameters: parameters)
+        policy = ScreenPolicy(configured: supported)
+    }
+
+    /// Feeds one raw sample (before the mount matrix); returns an event on a change.
+    public mutating func process(_ raw: Sample) -> OrientationEvent? {
+        lastTime = raw.time
+        guard let pose = classifier.update(time: raw.time, acceleration: mountMatrix.apply(raw.acceleration)) else {
+            return nil
+        }
+        policy.deviceDidChange(to: pose)
+        return emit(cause: current == nil ? .start : .sensor)
+    }
+
+    /// Applies a lock; the event (if anything visible changed) and what the lock did.
+    public mutating func lock(_ set: RotationSet) -> (event: OrientationEvent?, outcome: ScreenPolicy.LockOutcome) {
+        let outcome = policy.lock(set)
+        return (emit(cause: .lock), outcome)
+    }
+
+    /// Locks the screen where it is.
+    public mutating func lockCurrent() -> OrientationEvent? {
+        _ = policy.lockCurrent()
+        return emit(cause: .lock)
+    }
+
+    public mutating func unlock() -> OrientationEvent? {
+        policy.unlock()
+        return emit(cause: .unlock)
+    }
+
+    public mutating func setSupported(_ set: RotationSet) -> OrientationEvent? {
+        policy.setConfigured(set)
+        return emit(cause: .configuration)
+    }
+
+    /// An event when the visible state differs from the last one emitted. Nothing is
+    /// emitted before the classifier's first certain pose.
+    private mutating func emit(cause: OrientationEvent.Cause) -> OrientationEvent? {
+        guard policy.device != .unknown else { return nil }
+        if let current, current.device == policy.device, current.screen == policy.screen,
+            current.locked == policy.isLocked
+        {
+            return nil
+        }
+        let event = OrientationEvent(
+            time: lastTime, device: policy.device, screen: policy.screen, previousScreen: current?.screen,
+            natural: natural, locked: policy.isLocked, cause: cause)
+        current = event
+        return event
+    }
+}

@@ -1,0 +1,250 @@
+/// Reads a recording one line at a time, without I/O: the caller hands it lines
+/// (without their `\n`), so the same parser serves files, pipes and tests.
+///
+/// What is fatal and what is skipped (README "Recording format" documents the same):
+/// - fatal: no column line before the first sample or at the end of input, an unknown
+///   column line, an unsupported format version, a `mount-matrix:` that does not parse
+///   (unless the caller overrides the matrix), a header line longer than the limit.
+/// - skipped with a warning: a sample line with the wrong number of fields, a field that
+///   is not a number or not finite, a time earlier than the previous sample's, an
+///   over-long line. An `expect` label that is not a device orientation is dropped
+///   with a warning and the sample kept.
+/// - accepted silently: blank lines, `#` lines among the samples, `\r\n` line ends,
+///   spaces around fields, a missing final newline.
+public struct RecordingParser: Sendable {
+    public enum Item: Sendable, Equatable {
+        /// A comment, a blank line, or a header line whose content arrives with `.header`.
+        case nothing
+        /// The column line was read: the header is complete.
+        case header(RecordingHeader)
+        /// A sample; `expect` is nil for `-` or an unlabelled recording.
+        case sample(Sample, expect: DeviceOrientation?)
+        /// A good sample whose `expect` label is not a device orientation: it is kept
+        /// as `-` and the issue reported.
+        case unlabelledSample(Sample, RecordingIssue)
+        /// The line was skipped or something is worth knowing; reading goes on.
+        case warning(RecordingIssue)
+        /// Reading cannot go on.
+        case fatal(RecordingIssue)
+    }
+
+    public let source: String
+    /// Set when `--mount-matrix` overrides the header's, which is then not parsed.
+    public let mountMatrixOverridden: Bool
+    public private(set) var lineNumber = 0
+    public private(set) var header = RecordingHeader()
+    /// The header's mount matrix, once read; nil when there is none (identity).
+    public private(set) var mountMatrix: MountMatrix?
+    /// The line the mount matrix came from, for messages about it.
+    public private(set) var mountMatrixLine = 0
+    public private(set) var inSamples = false
+    public private(set) var skippedLines = 0
+    private var lastTime = -Double.infinity
+    private var fieldCount = 4
+
+    public init(source: String, mountMatrixOverridden: Bool = false) {
+        self.source = source
+        self.mountMatrixOverridden = mountMatrixOverridden
+    }
+
+    private func issue(_ message: String) -> RecordingIssue {
+        RecordingIssue(source: source, line: lineNumber, message: message)
+    }
+
+    /// Counts a line the reader had to cut because it was over its length limit.
+    public mutating func consumeOverlongLine(limit: Int) -> Item {
+        lineNumber += 1
+        if inSamples {
+            skippedLines += 1
+            return .warning(issue("line longer than \(limit) bytes; line skipped"))
+        }
+        return .fatal(issue("header line longer than \(limit) bytes"))
+    }
+
+    /// Reads the next line (without its line terminator).
+    public mutating func consume(line: UnsafeBufferPointer<UInt8>) -> Item {
+        lineNumber += 1
+        var end = line.count
+        if end > 0, line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        if inSamples {
+            return sampleLine(line, end)
+        }
+        return headerLine(line, end)
+    }
+
+    /// Convenience for tests and small inputs.
+    public mutating func consume(line: String) -> Item {
+        var copy = line
+        return copy.withUTF8 { consume(line: $0) }
+    }
+
+    /// Called at the end of input: reports a recording that never reached its samples.
+    public func finish() -> Item {
+        guard inSamples else {
+            return .fatal(
+                RecordingIssue(
+                    source: source, line: 0,
+                    message: lineNumber == 0
+                        ? "empty input; expected an orientd recording ('# orientd-recording 1', then 'time,x,y,z')"
+                        : "ended before the column line 'time,x,y,z'; is this an orientd recording?"))
+        }
+        return .nothing
+    }
+
+    // MARK: header
+
+    private mutating func headerLine(_ bytes: UnsafeBufferPointer<UInt8>, _ end: Int) -> Item {
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+        let trimmed = text.trimmingSpaces
+        if trimmed.isEmpty { return .nothing }
+        if trimmed.first == "#" {
+            return commentLine(trimmed.dropFirst().trimmingSpaces)
+        }
+        let columns = trimmed.lowercased().split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimmingSpaces) }
+        let expected = ["time", "x", "y", "z"]
+        if columns == expected || columns == expected + ["expect"] {
+            header.hasExpectColumn = columns.count == 5
+            fieldCount = columns.count
+            inSamples = true
+            // A missing magic line is tolerated: hand-made CSVs often lack it.
+            return .header(header)
+        }
+        if let first = columns.first, Double(first) != nil {
+            return .fatal(issue("a sample before the column line; expected 'time,x,y,z' (or 'time,x,y,z,expect') first"))
+        }
+        return .fatal(issue("unknown column line '\(trimmed)'; expected 'time,x,y,z' or 'time,x,y,z,expect'"))
+    }
+
+    private mutating func commentLine(_ body: Substring) -> Item {
+        if body.hasPrefix(RecordingHeader.magic) {
+            let versionText = body.dropFirst(RecordingHeader.magic.count).trimmingSpaces
+            guard let version = Int(versionText) else {
+                return .fatal(issue("'\(RecordingHeader.magic)' must be followed by a version number, found '\(versionText)'"))
+            }
+            guard version == RecordingHeader.currentVersion else {
+                return .fatal(issue("unsupported recording version \(version); this orientd reads version \(RecordingHeader.currentVersion)"))
+            }
+            header.version = version
+            return .nothing
+        }
+        guard let colon = body.firstIndex(of: ":") else { return .nothing }
+        let key = String(body[..<colon].trimmingSpaces)
+        // A key is one word like `rate-hz`; anything else is a free comment.
+        guard !key.isEmpty, !key.contains(" ") else { return .nothing }
+        let value = String(body[body.index(after: colon)...].trimmingSpaces)
+        header.metadata.append(.init(key: key, value: value))
+        switch key {
+        case RecordingHeader.Key.mountMatrix where !mountMatrixOverridden:
+            do {
+                mountMatrix = try MountMatrix(parsing: value)
+                mountMatrixLine = lineNumber
+            } catch {
+                return .fatal(issue("\(error.message) (give --mount-matrix to override it)"))
+            }
+        case RecordingHeader.Key.rate:
+            if header.rate == nil {
+                return .warning(issue("rate-hz '\(value)' is not a positive number; ignored"))
+            }
+        default:
+            break
+        }
+        return .nothing
+    }
+
+    // MARK: samples (the hot path)
+
+    private static let fieldNames = ["time", "x", "y", "z", "expect"]
+
+    private mutating func sampleLine(_ bytes: UnsafeBufferPointer<UInt8>, _ end: Int) -> Item {
+        // Field boundaries, found in one pass.
+        var starts = (0, 0, 0, 0, 0)
+        var ends = (0, 0, 0, 0, 0)
+        var count = 0
+        var fieldStart = 0
+        var i = 0
+        var firstNonSpace = -1
+        while i <= end {
+            if i == end || bytes[i] == UInt8(ascii: ",") {
+                if count < 5 {
+                    switch count {
+                    case 0: starts.0 = fieldStart; ends.0 = i
+                    case 1: starts.1 = fieldStart; ends.1 = i
+                    case 2: starts.2 = fieldStart; ends.2 = i
+                    case 3: starts.3 = fieldStart; ends.3 = i
+                    default: starts.4 = fieldStart; ends.4 = i
+                    }
+                }
+                count += 1
+                fieldStart = i + 1
+            } else if firstNonSpace < 0, bytes[i] != 0x20, bytes[i] != 0x09 {
+                firstNonSpace = i
+            }
+            i += 1
+        }
+        if firstNonSpace < 0 { return .nothing }
+        if bytes[firstNonSpace] == UInt8(ascii: "#") { return .nothing }
+        guard count == fieldCount else {
+            skippedLines += 1
+            let expected = fieldCount == 5 ? "time,x,y,z,expect" : "time,x,y,z"
+            return .warning(issue("expected \(fieldCount) fields (\(expected)), found \(count); line skipped"))
+        }
+        var values = (0.0, 0.0, 0.0, 0.0)
+        for field in 0..<4 {
+            let (s, e): (Int, Int) =
+                switch field {
+                case 0: (starts.0, ends.0)
+                case 1: (starts.1, ends.1)
+                case 2: (starts.2, ends.2)
+                default: (starts.3, ends.3)
+                }
+            switch DecimalParser.parse(bytes, s, e) {
+            case .value(let v):
+                switch field {
+                case 0: values.0 = v
+                case 1: values.1 = v
+                case 2: values.2 = v
+                default: values.3 = v
+                }
+            case .notFinite:
+                skippedLines += 1
+                return .warning(issue("\(Self.fieldNames[field]) is not finite ('\(Self.text(bytes, s, e))'); line skipped"))
+            case .notANumber:
+                skippedLines += 1
+                return .warning(issue("\(Self.fieldNames[field]) '\(Self.text(bytes, s, e))' is not a number; line skipped"))
+            }
+        }
+        if values.0 < lastTime {
+            skippedLines += 1
+            return .warning(
+                issue("time \(Self.format(values.0)) goes back from \(Self.format(lastTime)); line skipped"))
+        }
+        lastTime = values.0
+        let sample = Sample(time: values.0, acceleration: Vector3(values.1, values.2, values.3))
+        if fieldCount == 5 {
+            let label = Self.text(bytes, starts.4, ends.4).trimmingSpaces
+            if label == "-" || label.isEmpty {
+                return .sample(sample, expect: nil)
+            }
+            if let orientation = DeviceOrientation(rawValue: String(label)) {
+                return .sample(sample, expect: orientation)
+            }
+            // The sample is good; only its label is not, so keep the sample.
+            return .unlabelledSample(
+                sample,
+                issue("expect '\(label)' is not a device orientation (\(DeviceOrientation.allCases.map(\.rawValue).joined(separator: ", ")) or -); treated as -"))
+        }
+        return .sample(sample, expect: nil)
+    }
+
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> String {
+        let cut = min(e, s + 40)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[s..<cut]), as: UTF8.self).trimmingSpaces.description
+            + (cut < e ? "…" : "")
+    }
+
+    private static func format(_ t: Double) -> String {
+        var out: [UInt8] = []
+        RecordingWriter.appendFixed(t, decimals: 6, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}

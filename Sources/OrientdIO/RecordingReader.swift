@@ -1,0 +1,84 @@
+import OrientdCore
+import SystemPackage
+
+/// Reads a recording from a file or standard input (`-`) through `RecordingParser`.
+public struct RecordingReader {
+    /// The name used in messages: the path as given, or `<stdin>`.
+    public let displayName: String
+    private let descriptor: FileDescriptor
+    private let ownsDescriptor: Bool
+    public let mountMatrixOverridden: Bool
+
+    /// Why a recording could not be read at all.
+    public struct OpenError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Opens `path`, or standard input for `-`.
+    public init(path: String, mountMatrixOverridden: Bool = false) throws(OpenError) {
+        self.mountMatrixOverridden = mountMatrixOverridden
+        if path == "-" {
+            displayName = "<stdin>"
+            descriptor = .standardInput
+            ownsDescriptor = false
+            return
+        }
+        displayName = path
+        do {
+            descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+        } catch {
+            throw OpenError(description: "cannot open recording '\(path)': \(error)")
+        }
+        ownsDescriptor = true
+    }
+
+    public func close() {
+        if ownsDescriptor { try? descriptor.close() }
+    }
+
+    /// What the reader hands to its caller.
+    public enum Event {
+        case header(RecordingHeader, mountMatrix: MountMatrix?, mountMatrixLine: Int)
+        case sample(Sample, expect: DeviceOrientation?)
+        case warning(RecordingIssue)
+    }
+
+    /// Reads to the end (or until `handle` says stop). Throws the fatal `RecordingIssue`
+    /// or an `OpenError` for a failed read.
+    public func read(_ handle: (Event) throws -> LineReader.Next) throws {
+        var parser = RecordingParser(source: displayName, mountMatrixOverridden: mountMatrixOverridden)
+        var fatal: RecordingIssue?
+        let reader = LineReader(descriptor: descriptor)
+        func dispatch(_ item: RecordingParser.Item, _ parser: RecordingParser) throws -> LineReader.Next {
+            switch item {
+            case .nothing:
+                return .proceed
+            case .sample(let sample, let expect):
+                return try handle(.sample(sample, expect: expect))
+            case .unlabelledSample(let sample, let issue):
+                if try handle(.warning(issue)) == .stop { return .stop }
+                return try handle(.sample(sample, expect: nil))
+            case .header(let header):
+                return try handle(.header(header, mountMatrix: parser.mountMatrix, mountMatrixLine: parser.mountMatrixLine))
+            case .warning(let issue):
+                return try handle(.warning(issue))
+            case .fatal(let issue):
+                fatal = issue
+                return .stop
+            }
+        }
+        do {
+            try reader.forEachLine { line in
+                let item = parser.consume(line: line)
+                return try dispatch(item, parser)
+            } overlong: {
+                let item = parser.consumeOverlongLine(limit: reader.maximumLineLength)
+                return try dispatch(item, parser)
+            }
+        } catch let error as Errno {
+            throw OpenError(description: "cannot read recording '\(displayName)': \(error)")
+        }
+        if let fatal { throw fatal }
+        if case .fatal(let issue) = parser.finish() { throw issue }
+    }
+}

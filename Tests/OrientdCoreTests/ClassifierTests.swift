@@ -1,0 +1,273 @@
+import Testing
+@testable import OrientdCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Classifier")
+struct ClassifierTests {
+    /// A classifier already settled in `pose` at time 0…1 s.
+    func settled(in roll: Double, tilt: Double = 0, rate: Double = 50) -> OrientationClassifier {
+        var c = OrientationClassifier()
+        feed(&c, rest(roll: roll, tilt: tilt), from: 0, duration: 1, rate: rate)
+        return c
+    }
+
+    @Test(
+        "names every pose of the Linux axis convention (orientation-facts §1)",
+        arguments: [
+            (Vector3(0, -g, 0), DeviceOrientation.portrait),
+            (Vector3(-g, 0, 0), .landscapeLeft),
+            (Vector3(0, g, 0), .portraitUpsideDown),
+            (Vector3(g, 0, 0), .landscapeRight),
+            (Vector3(0, 0, g), .faceUp),
+            (Vector3(0, 0, -g), .faceDown),
+        ])
+    func axisConvention(reading: Vector3, pose: DeviceOrientation) {
+        var c = OrientationClassifier()
+        let changes = feed(&c, reading, from: 0, duration: 0.5, rate: 50)
+        #expect(changes.map(\.1) == [pose])
+        #expect(c.orientation == pose)
+    }
+
+    @Test("the first pose comes within 50 ms at 50 Hz and needs two readings")
+    func firstPoseIsQuick() throws {
+        var c = OrientationClassifier()
+        let changes = feed(&c, rest(roll: 0, tilt: 10), from: 0, duration: 0.2, rate: 50)
+        let first = try #require(changes.first)
+        #expect(first.0 <= 0.05)
+        #expect(first.0 > 0, "one reading alone must not decide")
+    }
+
+    @Test(
+        "after a rotation ends, the new pose comes within the bound at each rate",
+        arguments: [1.0, 5, 10, 50, 100, 1000])
+    func latencyAfterRotation(rate: Double) throws {
+        var c = settled(in: 0, rate: rate)
+        let changes = feed(&c, rest(roll: 90, tilt: 15), from: 1, duration: 5, rate: rate)
+        let change = try #require(changes.first)
+        #expect(changes.count == 1)
+        #expect(change.1 == .landscapeLeft)
+        let latency = change.0 - 1
+        #expect(latency <= LabelEvaluator.defaultLatencyBound(rate: rate) + 1e-9, "latency \(latency) at \(rate) Hz")
+        #expect(latency >= min(ClassifierParameters().holdTime, 1 / rate) - 1e-9, "no instant decisions")
+    }
+
+    @Test("a single wild reading with a plausible magnitude changes nothing")
+    func singleWildReading() {
+        var c = settled(in: 0)
+        var changes = feed(&c, rest(roll: 90), from: 1, duration: 0.02, rate: 50)
+        changes += feed(&c, rest(roll: 0), from: 1.02, duration: 2, rate: 50)
+        #expect(changes.isEmpty)
+        #expect(c.orientation == .portrait)
+    }
+
+    @Test("taps of up to 30 m/s² in any direction change nothing", arguments: [10.0, 20, 30])
+    func taps(strength: Double) {
+        var c = settled(in: 0, tilt: 30)
+        var random = TestRandom(state: UInt64(strength))
+        var changes: [(Double, DeviceOrientation)] = []
+        let base = rest(roll: 0, tilt: 30)
+        for i in 0..<1000 {
+            let t = 1 + Double(i) / 100
+            var a = base + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.05
+            // A tap every 0.5 s: an impulse into the screen with a sideways part, then ringing.
+            let phase = i % 50
+            if phase == 0 { a += Vector3(strength * 0.6, -strength * 0.3, -strength) }
+            if phase == 1 { a += Vector3(-strength * 0.3, strength * 0.2, strength * 0.4) }
+            if phase == 2 { a += Vector3(strength * 0.1, 0, -strength * 0.15) }
+            if let pose = c.update(time: t, acceleration: a) { changes.append((t, pose)) }
+        }
+        #expect(changes.isEmpty)
+    }
+
+    @Test("readings whose magnitude is not gravity never decide (a sensor reporting g, not m/s²)")
+    func implausibleMagnitude() {
+        var c = OrientationClassifier()
+        let changes = feed(&c, Vector3(0, -1, 0), from: 0, duration: 5, rate: 50)
+        #expect(changes.isEmpty)
+        #expect(c.orientation == .unknown)
+    }
+
+    @Test("walking in portrait never flaps; turned to landscape while walking, it follows")
+    func walking() throws {
+        var c = settled(in: 0, tilt: 25)
+        var random = TestRandom(state: 3)
+        var changes: [(Double, DeviceOrientation)] = []
+        func walk(roll: Double, from start: Double, seconds: Double) {
+            let up = rest(roll: roll, tilt: 25) / g
+            let side = Vector3(up.y, -up.x, 0).normalized
+            for i in 0..<Int(seconds * 50) {
+                let t = start + Double(i) / 50
+                let step = 2 * Double.pi * 1.9 * t
+                let vertical = 2.5 * sin(step) + 1.0 * sin(2 * step + 0.5)
+                let sway = 1.0 * sin(step / 2)
+                let wobble = 4 * Double.pi / 180 * sin(step / 2 + 1)
+                let tilted = rest(roll: roll + wobble * 180 / .pi, tilt: 25)
+                let a = tilted + up * vertical + side * sway
+                    + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.08
+                if let pose = c.update(time: t, acceleration: a) { changes.append((t, pose)) }
+            }
+        }
+        walk(roll: 0, from: 1, seconds: 20)
+        #expect(changes.isEmpty, "walking in portrait: \(changes)")
+        walk(roll: 90, from: 21, seconds: 10)
+        let change = try #require(changes.first)
+        #expect(changes.count == 1)
+        #expect(change.1 == .landscapeLeft)
+        #expect(change.0 - 21 <= 0.3)
+    }
+
+    @Test("a bus's vibration and bumps change nothing")
+    func vehicleVibration() {
+        var c = settled(in: 270, tilt: 35)
+        var random = TestRandom(state: 11)
+        var changes: [(Double, DeviceOrientation)] = []
+        let base = rest(roll: 270, tilt: 35)
+        for i in 0..<(60 * 100) {
+            let t = 1 + Double(i) / 100
+            var a = base + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.8
+            if i % 700 < 8 { a += Vector3(2, 6, -8) * sin(Double(i % 700) / 8 * .pi) }  // a pothole
+            if (i / 1500) % 2 == 1 { a += Vector3(0, 2.5, 0) }  // a long turn: centripetal
+            if let pose = c.update(time: t, acceleration: a) { changes.append((t, pose)) }
+        }
+        #expect(changes.isEmpty, "\(changes)")
+    }
+
+    @Test("held at, or swaying around, the 45° diagonal it keeps its pose", arguments: [0.0, 90, 180, 270])
+    func diagonal(start: Double) {
+        var c = settled(in: start)
+        let before = c.orientation
+        var random = TestRandom(state: 5)
+        var changes: [(Double, DeviceOrientation)] = []
+        for i in 0..<1000 {
+            let t = 1 + Double(i) / 50
+            let roll = start + 45 + 12 * sin(Double(i) / 20) + random.gaussian() * 2
+            if let pose = c.update(time: t, acceleration: rest(roll: roll, tilt: 20)) { changes.append((t, pose)) }
+        }
+        #expect(changes.isEmpty, "\(changes)")
+        #expect(c.orientation == before)
+    }
+
+    @Test("hysteresis: 60° from the old axis keeps it, 70° switches")
+    func hysteresis() {
+        var c = settled(in: 0)
+        #expect(feed(&c, rest(roll: 60), from: 1, duration: 3, rate: 50).isEmpty)
+        #expect(feed(&c, rest(roll: 70), from: 4, duration: 1, rate: 50).map(\.1) == [.landscapeLeft])
+        // And back: 30° from portrait's axis is 60° from landscape-left's.
+        #expect(feed(&c, rest(roll: 30), from: 5, duration: 3, rate: 50).isEmpty)
+        #expect(feed(&c, rest(roll: 20), from: 8, duration: 1, rate: 50).map(\.1) == [.portrait])
+    }
+
+    @Test("at a steep tilt the in-plane direction is not trusted")
+    func steepTilt() {
+        var c = settled(in: 0, tilt: 60)
+        var changes: [(Double, DeviceOrientation)] = []
+        for i in 0..<500 {
+            let t = 1 + Double(i) / 50
+            if let pose = c.update(time: t, acceleration: rest(roll: Double(i) / 500 * 90, tilt: 70)) {
+                changes.append((t, pose))
+            }
+        }
+        #expect(changes.isEmpty, "\(changes)")
+    }
+
+    @Test("face-up has its own enter and exit angles")
+    func faceHysteresis() {
+        var c = settled(in: 0, tilt: 40)
+        #expect(feed(&c, rest(roll: 0, tilt: 72), from: 1, duration: 2, rate: 50).isEmpty, "72° is not face-up yet")
+        #expect(feed(&c, rest(roll: 0, tilt: 80), from: 3, duration: 1, rate: 50).map(\.1) == [.faceUp])
+        #expect(feed(&c, rest(roll: 90, tilt: 68), from: 4, duration: 2, rate: 50).isEmpty, "68° is still face-up")
+        #expect(feed(&c, rest(roll: 90, tilt: 50), from: 6, duration: 1, rate: 50).map(\.1) == [.landscapeLeft])
+        #expect(feed(&c, rest(roll: 90, tilt: -85), from: 7, duration: 1, rate: 50).map(\.1) == [.faceDown])
+        #expect(feed(&c, rest(roll: 0, tilt: 85), from: 8, duration: 1, rate: 50).map(\.1) == [.faceUp])
+    }
+
+    @Test("picked up from a table: face-up straight to portrait, never through another pose")
+    func pickUp() {
+        var c = settled(in: 0, tilt: 90)
+        #expect(c.orientation == .faceUp)
+        var random = TestRandom(state: 9)
+        var changes: [(Double, DeviceOrientation)] = []
+        // 0.7 s lift and turn with a minimum-jerk profile; the hand adds up to ~4 m/s².
+        for i in 0..<200 {
+            let t = 1 + Double(i) / 100
+            let s = min(Double(i) / 70, 1)
+            let progress = s * s * s * (10 - 15 * s + 6 * s * s)
+            let lift = 4 * sin(.pi * s) * (i < 70 ? 1 : 0)
+            let roll = 30 * sin(.pi * s) + random.gaussian() * 3  // the hand twists on the way
+            let a = rest(roll: roll, tilt: 90 - 70 * progress) + Vector3(0, -lift * 0.5, lift)
+                + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.1
+            if let pose = c.update(time: t, acceleration: a) { changes.append((t, pose)) }
+        }
+        #expect(changes.map(\.1) == [.portrait])
+    }
+
+    @Test("shaking never decides; once held still it does, promptly")
+    func shaking() throws {
+        var c = settled(in: 0)
+        var random = TestRandom(state: 13)
+        var changes: [(Double, DeviceOrientation)] = []
+        for i in 0..<300 {
+            let t = 1 + Double(i) / 100
+            let shake = 15 * sin(2 * .pi * 4 * t)
+            let a = rest(roll: 90 + random.gaussian() * 20) + Vector3(shake, shake * 0.5, shake * 0.3)
+            if let pose = c.update(time: t, acceleration: a) { changes.append((t, pose)) }
+        }
+        #expect(changes.isEmpty, "\(changes)")
+        let after = feed(&c, rest(roll: 90, tilt: 10), from: 4, duration: 2, rate: 100)
+        let change = try #require(after.first)
+        #expect(change.1 == .landscapeLeft)
+        #expect(change.0 - 4 <= 0.3)
+    }
+
+    @Test("a long gap restarts the filter and forgets a pending change; the pose stays")
+    func gapReset() {
+        var c = settled(in: 0)
+        feed(&c, rest(roll: 90), from: 1, duration: 0.1, rate: 50)  // pending, not yet held
+        #expect(c.orientation == .portrait)
+        #expect(c.update(time: 3.5, acceleration: rest(roll: 90)) == nil, "held only across the gap")
+        #expect(c.orientation == .portrait)
+        let changes = feed(&c, rest(roll: 90), from: 3.52, duration: 1, rate: 50)
+        #expect(changes.map(\.1) == [.landscapeLeft])
+        #expect(changes[0].0 >= 3.5 + ClassifierParameters().holdTime - 1e-9)
+    }
+
+    @Test("repeated timestamps do not count as agreeing readings; time going back restarts")
+    func timestamps() {
+        var p = ClassifierParameters()
+        p.initialHoldTime = 0
+        p.holdTime = 0
+        p.settleTime = 0
+        var c = OrientationClassifier(parameters: p)
+        #expect(c.update(time: 1, acceleration: rest(roll: 0)) == nil)
+        #expect(c.update(time: 1, acceleration: rest(roll: 0)) == nil, "the same time again")
+        #expect(c.update(time: 1.1, acceleration: rest(roll: 0)) == .portrait)
+        #expect(c.update(time: 1.2, acceleration: rest(roll: 180)) == nil)
+        #expect(c.update(time: 0.5, acceleration: rest(roll: 180)) == nil, "back in time: restart")
+        #expect(c.update(time: 0.6, acceleration: rest(roll: 180)) == .portraitUpsideDown)
+    }
+
+    @Test("parameters are validated with the parameter's name")
+    func validation() {
+        var p = ClassifierParameters()
+        p.faceExitTilt = 80
+        #expect(throws: ClassifierParameters.InvalidParameter.self) { try p.validate() }
+        do {
+            try p.validate()
+        } catch {
+            #expect(error.name == "face-exit-tilt")
+        }
+        p = ClassifierParameters()
+        p.holdTime = -1
+        #expect(throws: ClassifierParameters.InvalidParameter.self) { try p.validate() }
+        p = ClassifierParameters()
+        p.rotationHysteresis = 45
+        #expect(throws: ClassifierParameters.InvalidParameter.self) { try p.validate() }
+        p = ClassifierParameters()
+        p.filterTimeConstant = .nan
+        #expect(throws: ClassifierParameters.InvalidParameter.self) { try p.validate() }
+        #expect(throws: Never.self) { try ClassifierParameters().validate() }
+    }
+}
