@@ -42,7 +42,7 @@ let package = Package(
             name: "RecordingsTests",
             dependencies: ["OrientdCore", "OrientdSimulation"],
             path: "Tests/RecordingsTests"),
-        .testTarget(name: "CommandLineTests", dependencies: ["orientd"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["orientd", "OrientdCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

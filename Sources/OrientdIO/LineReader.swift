@@ -44,6 +44,8 @@ public struct LineReader {
             while let newline = Self.find(UInt8(ascii: "\n"), in: bytes, from: index, to: end) {
                 if skippingOverlong {
                     skippingOverlong = false
+                } else if newline - start > maximumLineLength {
+                    if try overlong() == .stop { return }
                 } else if try line(UnsafeBufferPointer(rebasing: bytes[start..<newline])) == .stop {
                     return
                 }

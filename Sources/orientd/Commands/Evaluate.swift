@@ -1,0 +1,89 @@
+import ArgumentParser
+import OrientdCore
+import OrientdIO
+
+struct Evaluate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the classifier against labelled recordings (the 'expect' column).",
+        discussion: """
+            Plays each recording as fast as possible and compares the device pose after \
+            every sample with its 'expect' label: each labelled stretch must be reached \
+            within the latency bound and kept to its end, and every change must go to the \
+            label of the stretch it happens in (or, while the label is '-', to the next \
+            label). Prints one line per recording and each violation; exits 1 if any fail.
+
+            Use it to check a recording you labelled for a bug report, or to try other \
+            classifier parameters on all the bundled recordings:
+              orientd evaluate Recordings/*.csv
+              orientd evaluate --hold-time 0.2 --rotation-hysteresis 25 Recordings/*.csv
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Labelled recordings.", valueName: "recording"))
+    var paths: [String]
+
+    @Option(help: ArgumentHelp("Latency bound; default 0.3 s, or 3 sample intervals below 10 Hz.", valueName: "seconds"))
+    var latencyBound: Double?
+
+    @Flag(help: "Print every labelled stretch with its latency.")
+    var verbose = false
+
+    @OptionGroup(title: "Screen orientation") var policy: PolicyOptions
+    @OptionGroup(title: "Calibration") var mountMatrix: MountMatrixOption
+    @OptionGroup(title: "Classifier parameters") var classifier: ClassifierOptions
+
+    func run() throws {
+        let diagnostics = Diagnostics()
+        let factory = PipelineFactory(
+            policy: policy, classifier: classifier, mountMatrix: mountMatrix, diagnostics: diagnostics)
+        var failures = 0
+        var worst = 0.0
+        for path in paths {
+            var pipeline: OrientationPipeline?
+            var evaluator: LabelEvaluator?
+            var labelled = false
+            do {
+                let reader = try RecordingReader(path: path, mountMatrixOverridden: mountMatrix.text != nil)
+                defer { reader.close() }
+                try reader.read { event in
+                    switch event {
+                    case .header(let header, let matrix, let line):
+                        pipeline = try factory.make(
+                            header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
+                        labelled = header.hasExpectColumn
+                        evaluator = LabelEvaluator(
+                            latencyBound: latencyBound ?? LabelEvaluator.defaultLatencyBound(rate: header.rate))
+                    case .warning(let issue):
+                        diagnostics.warning(issue.description)
+                    case .sample(let sample, let expect):
+                        _ = pipeline?.process(sample)
+                        evaluator?.observe(
+                            time: sample.time, expect: expect, pose: pipeline?.classifier.orientation ?? .unknown)
+                    }
+                    return .proceed
+                }
+            } catch {
+                print("ERROR \(path): \(error)")
+                failures += 1
+                continue
+            }
+            guard labelled, let result = evaluator?.result() else {
+                print("SKIP  \(path): no 'expect' column")
+                continue
+            }
+            let latency = result.worstLatency.map { "worst latency \(Int(($0 * 1000).rounded())) ms" } ?? "no stretch reached"
+            worst = max(worst, result.worstLatency ?? 0)
+            print("\(result.passed ? "PASS" : "FAIL")  \(path): \(result.stretches.count) stretches, \(result.changes) changes, \(latency)")
+            if verbose {
+                for s in result.stretches {
+                    let l = s.latency.map { "\(Int(($0 * 1000).rounded())) ms" } ?? "never"
+                    print("      \(s.label) \(s.start)–\(s.end) s: \(l)")
+                }
+            }
+            for v in result.violations { print("      \(v)") }
+            if !result.passed { failures += 1 }
+        }
+        print("\(paths.count - failures) passed, \(failures) failed; worst latency \(Int((worst * 1000).rounded())) ms")
+        if failures > 0 { throw ExitCode(1) }
+    }
+}

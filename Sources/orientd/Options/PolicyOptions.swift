@@ -1,0 +1,70 @@
+import ArgumentParser
+import OrientdCore
+
+/// How the pose becomes a screen orientation: the supported set, the lock, the panel.
+struct PolicyOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The screen orientations allowed when unlocked (default: all four).",
+            discussion: """
+                W3C lock words (any, natural, portrait, landscape, portrait-primary, \
+                portrait-secondary, landscape-primary, landscape-secondary), iOS mask words \
+                (all, all-but-upside-down, portrait-upside-down, landscape, or a mask value \
+                like 26), device poses (landscape-left = right edge up) or angles, joined \
+                by commas. Example: --supported all-but-upside-down
+                """,
+            valueName: "words"))
+    var supported: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Lock the screen to these orientations (same words as --supported).",
+            discussion: "Example: --lock landscape. The screen moves at once if it must.",
+            valueName: "words"))
+    var lock: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The panel's natural orientation: portrait or landscape (default: the recording's 'natural' header, else portrait).",
+            discussion: "Most 2-in-1s and large tablets are naturally landscape. It changes the W3C names only, not the angles.",
+            valueName: "portrait|landscape"))
+    var natural: NaturalOrientation?
+
+    /// The natural orientation: the flag, else the recording's header, else portrait.
+    func resolvedNatural(header: RecordingHeader?) throws -> NaturalOrientation {
+        if let natural { return natural }
+        if let text = header?[RecordingHeader.Key.natural] {
+            guard let value = NaturalOrientation(rawValue: text.lowercased()) else {
+                throw ValidationError("the recording's 'natural: \(text)' is neither portrait nor landscape")
+            }
+            return value
+        }
+        return .portrait
+    }
+
+    func supportedSet(natural: NaturalOrientation) throws -> RotationSet {
+        guard let supported else { return .all }
+        do {
+            return try OrientationWords.parse(supported, natural: natural)
+        } catch {
+            throw ValidationError("--supported: \(error.message)")
+        }
+    }
+
+    func lockSet(natural: NaturalOrientation) throws -> RotationSet? {
+        guard let lock else { return nil }
+        do {
+            return try OrientationWords.parse(lock, natural: natural)
+        } catch {
+            throw ValidationError("--lock: \(error.message)")
+        }
+    }
+
+    func validate() throws {
+        // Check the words early, with either natural orientation: the words are the same.
+        _ = try supportedSet(natural: .portrait)
+        _ = try lockSet(natural: .portrait)
+    }
+}
+
+extension NaturalOrientation: ExpressibleByArgument {}

@@ -1,0 +1,98 @@
+import Foundation
+import OrientdCore
+
+/// Runs the built `orientd` binary as a user would, capturing its streams.
+struct OrientdProcess {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+        /// Every stdout line decoded as a JSON object; nil if any line is not one.
+        var events: [[String: Any]]? {
+            var out: [[String: Any]] = []
+            for line in lines {
+                guard let data = line.data(using: .utf8),
+                    let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                else { return nil }
+                out.append(object)
+            }
+            return out
+        }
+    }
+
+    /// The binary next to the test bundle: `swift test` builds it because the test target
+    /// depends on it.
+    static let executable: URL = {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("orientd").path),
+            dir.path != "/"
+        {
+            dir.deleteLastPathComponent()
+        }
+        return dir.appendingPathComponent("orientd")
+    }()
+
+    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        // Drain both pipes concurrently so a chatty child never blocks on a full pipe.
+        nonisolated(unsafe) var errData = Data()  // written by the reader thread, read after join
+        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        errReader.start()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while errReader.isExecuting || !errReader.isFinished { usleep(1000) }
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// Writes recordings for the tests into a temporary directory.
+struct Scratch {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    /// A labelled 50 Hz recording: portrait 2 s, turned to landscape-left, 2 s, face-up 2 s.
+    static func rotationRecording(matrix: String? = nil, raw: (Vector3) -> Vector3 = { $0 }) -> String {
+        var header = RecordingHeader(hasExpectColumn: true)
+        header[RecordingHeader.Key.rate] = "50"
+        if let matrix { header[RecordingHeader.Key.mountMatrix] = matrix }
+        var bytes = Array(header.text.utf8)
+        let g = standardGravity
+        let writer = RecordingWriter()
+        for i in 0..<300 {
+            let t = Double(i) / 50
+            let (v, label): (Vector3, DeviceOrientation?) =
+                switch t {
+                case ..<2: (Vector3(0, -g, 0.5), .portrait)
+                case ..<4: (Vector3(-g, 0, 0.5), t < 2.3 ? nil : .landscapeLeft)
+                default: (Vector3(0, 0.3, g), t < 4.3 ? nil : .faceUp)
+                }
+            writer.append(Sample(time: t, acceleration: raw(v)), expect: .some(label), to: &bytes)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import OrientdCore
+import Testing
+
+@Suite("orientd replay, end to end")
+struct ReplayCommandTests {
+    @Test("prints one valid JSON event per change, with the documented fields")
+    func eventsOnStdout() throws {
+        let scratch = try Scratch()
+        let path = try scratch.write("turn.csv", Scratch.rotationRecording())
+        let result = try OrientdProcess.run(["replay", "--fast", path])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        let events = try #require(result.events, "stdout must be NDJSON: \(result.stdout)")
+        #expect(events.map { $0["device"] as? String } == ["portrait", "landscape-left", "face-up"])
+        #expect(events.map { $0["screen"] as? String } == ["portrait-primary", "landscape-primary", "landscape-primary"])
+        #expect(events.map { $0["xrandr"] as? String } == ["normal", "right", "right"])
+        #expect(events.map { $0["cause"] as? String } == ["start", "sensor", "sensor"])
+        #expect(events.allSatisfy { $0["event"] as? String == "orientation" && $0["version"] as? Int == 1 })
+        let second = events[1]
+        #expect(second["angle"] as? Int == 90)
+        #expect(second["locked"] as? Bool == false)
+        #expect(second["previous"] as? String == "portrait-primary")
+        #expect(second["transform"] as? String == "270")
+        #expect(second["hyprland"] as? Int == 3)
+        let time = try #require(second["time"] as? Double)
+        #expect(time > 2 && time <= 2.3)
+    }
+
+    @Test("paced, faster, --fast and standard input give the same events")
+    func sameEventsEveryWay() throws {
+        let scratch = try Scratch()
+        let text = Scratch.rotationRecording()
+        let path = try scratch.write("turn.csv", text)
+        let fast = try OrientdProcess.run(["replay", "--fast", path])
+        let sped = try OrientdProcess.run(["replay", "--speed", "12", path])
+        let piped = try OrientdProcess.run(["replay", "--fast", "-"], stdin: Data(text.utf8))
+        #expect(fast.status == 0 && sped.status == 0 && piped.status == 0)
+        #expect(!fast.stdout.isEmpty)
+        #expect(sped.stdout == fast.stdout)
+        #expect(piped.stdout == fast.stdout)
+    }
+
+    @Test("a lock keeps the screen; a disjoint lock wins with a warning")
+    func locks() throws {
+        let scratch = try Scratch()
+        let path = try scratch.write("turn.csv", Scratch.rotationRecording())
+        let portrait = try OrientdProcess.run(["replay", "--fast", "--lock", "portrait", path])
+        let events = try #require(portrait.events)
+        #expect(events.map { $0["screen"] as? String } == ["portrait-primary", "portrait-primary", "portrait-primary"])
+        #expect(events.allSatisfy { $0["locked"] as? Bool == true })
+        let landscape = try OrientdProcess.run(["replay", "--fast", "--lock", "landscape", path])
+        #expect(try #require(landscape.events).first?["screen"] as? String == "landscape-primary", "the lock rotates at once")
+        let disjoint = try OrientdProcess.run(["replay", "--fast", "--supported", "portrait", "--lock", "landscape-secondary", path])
+        #expect(disjoint.status == 0)
+        #expect(disjoint.stderr.contains("the lock wins"))
+        #expect(try #require(disjoint.events).first?["screen"] as? String == "landscape-secondary")
+    }
+
+    @Test("--natural landscape renames the screen types, not the angles")
+    func naturalLandscape() throws {
+        let scratch = try Scratch()
+        let path = try scratch.write("turn.csv", Scratch.rotationRecording())
+        let events = try #require(try OrientdProcess.run(["replay", "--fast", "--natural", "landscape", path]).events)
+        #expect(events.map { $0["screen"] as? String } == ["landscape-primary", "portrait-secondary", "portrait-secondary"])
+        #expect(events.map { $0["angle"] as? Int } == [0, 90, 90])
+    }
+
+    @Test("the header's mount matrix is applied, and --mount-matrix overrides it")
+    func mountMatrix() throws {
+        let scratch = try Scratch()
+        // The sensor is mounted a quarter turn round: raw = Mᵀ · corrected for M below.
+        let m = try MountMatrix(parsing: "0, -1, 0; 1, 0, 0; 0, 0, 1")
+        let text = Scratch.rotationRecording(matrix: m.description) { m.transposed.apply($0) }
+        let path = try scratch.write("mounted.csv", text)
+        let applied = try #require(try OrientdProcess.run(["replay", "--fast", path]).events)
+        #expect(applied.map { $0["device"] as? String } == ["portrait", "landscape-left", "face-up"])
+        let overridden = try #require(try OrientdProcess.run(["replay", "--fast", "--mount-matrix", "1,0,0;0,1,0;0,0,1", path]).events)
+        #expect(overridden.first?["device"] as? String == "landscape-left", "identity reads the raw axes, (−g, 0, 0.5)")
+    }
+
+    @Test("bad sample lines are skipped with FILE:LINE warnings; stdout stays NDJSON")
+    func skippedLines() throws {
+        let scratch = try Scratch()
+        var lines = Scratch.rotationRecording().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[10] = "0.16,0.1,nan,0.2,portrait"
+        lines[20] = "0.36,abc,-9.8,0.2,portrait"
+        lines[30] = "0.56,0.1,-9.8"
+        lines[40] = "0.1,0.1,-9.8,0.2,portrait"
+        lines.insert(String(repeating: "9", count: 10000), at: 50)
+        let path = try scratch.write("bad.csv", lines.joined(separator: "\n"))
+        let result = try OrientdProcess.run(["replay", "--fast", path])
+        #expect(result.status == 0)
+        #expect(result.events?.count == 3)
+        for (line, text) in [(11, "y is not finite ('nan')"), (21, "x 'abc' is not a number"), (31, "expected 5 fields"), (41, "time 0.100000 goes back from 0.720000"), (51, "line longer than 4096 bytes")] {
+            #expect(result.stderr.contains("\(path):\(line): \(text)"), "line \(line): \(result.stderr)")
+        }
+        let strict = try OrientdProcess.run(["replay", "--fast", "--strict", path])
+        #expect(strict.status == 65)
+        #expect(strict.stderr.contains("\(path):11:"))
+    }
+
+    @Test("broken input stops with a message naming the place and the right exit status")
+    func fatalInput() throws {
+        let scratch = try Scratch()
+        let missing = try OrientdProcess.run(["replay", scratch.directory.appendingPathComponent("nope.csv").path])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("cannot open recording") && missing.stderr.contains("No such file or directory"))
+        let directory = try OrientdProcess.run(["replay", scratch.directory.path])
+        #expect(directory.status == 66)
+        #expect(directory.stderr.contains("Is a directory"))
+        let garbage = try OrientdProcess.run(["replay", "-"], stdin: Data("\u{0}\u{1}binary\u{FF}garbage\n".utf8))
+        #expect(garbage.status == 65)
+        #expect(garbage.stderr.contains("<stdin>:1: unknown column line"))
+        #expect(garbage.stdout.isEmpty)
+        let empty = try OrientdProcess.run(["replay", "-"], stdin: Data())
+        #expect(empty.status == 65)
+        #expect(empty.stderr.contains("<stdin>: empty input"))
+        let zeroRow = try scratch.write("zero.csv", "# mount-matrix: 1, 0, 0; 0, 0, 0; 0, 0, 1\ntime,x,y,z\n0,0,-9.8,0\n")
+        let zero = try OrientdProcess.run(["replay", zeroRow])
+        #expect(zero.status == 65)
+        #expect(zero.stderr.contains("\(zeroRow):1: mount-matrix: row 2 is all zeros"))
+        let version = try scratch.write("v2.csv", "# orientd-recording 2\ntime,x,y,z\n")
+        let v2 = try OrientdProcess.run(["replay", version])
+        #expect(v2.status == 65)
+        #expect(v2.stderr.contains("\(version):1: unsupported recording version 2"))
+    }
+
+    @Test("odd mount matrices are used with a warning that says what is odd")
+    func oddMatrix() throws {
+        let scratch = try Scratch()
+        let text = Scratch.rotationRecording(matrix: "1, 0, 0; 0, -1, 0; 1, 0, 0") { Vector3($0.x, -$0.y, $0.x) }
+        let path = try scratch.write("singular.csv", text)
+        let result = try OrientdProcess.run(["replay", "--fast", path])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("\(path):3: mount-matrix: the matrix is singular"))
+    }
+
+    @Test("bad options are refused with the option's name (exit 64)")
+    func badOptions() throws {
+        let cases: [([String], String)] = [
+            (["replay", "--speed", "0", "x.csv"], "--speed must be a number > 0"),
+            (["replay", "--hold-time=-1", "x.csv"], "--hold-time: must be a finite number ≥ 0"),
+            (["replay", "--face-exit-tilt", "80", "x.csv"], "--face-exit-tilt: must not exceed face-enter-tilt"),
+            (["replay", "--lock", "", "x.csv"], "--lock: an orientation must be given"),
+            (["replay", "--supported", "sideways", "x.csv"], "--supported: unknown orientation 'sideways'"),
+            (["replay", "--mount-matrix", "1,0,0", "x.csv"], "--mount-matrix: mount matrix '1,0,0' has 1 row(s)"),
+            (["replay", "--mount-matrix", "0,0,0;0,1,0;0,0,1", "x.csv"], "--mount-matrix: row 1 is all zeros"),
+            (["replay", "--natural", "diagonal", "x.csv"], "--natural"),
+        ]
+        for (arguments, message) in cases {
+            let result = try OrientdProcess.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test("a consumer that closes its end ends the replay cleanly with status 0 and a note")
+    func consumerGone() throws {
+        let scratch = try Scratch()
+        let path = try scratch.write("turn.csv", Scratch.rotationRecording())
+        let process = Process()
+        process.executableURL = OrientdProcess.executable
+        process.arguments = ["replay", path]  // paced: the second event is 2 s in
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read the first line, then hang up.
+        var first = Data()
+        while !first.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            first.append(chunk)
+        }
+        try out.fileHandleForReading.close()
+        process.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(String(decoding: first, as: UTF8.self).contains("\"cause\":\"start\""))
+        #expect(process.terminationReason == .exit, "not killed by SIGPIPE")
+        #expect(process.terminationStatus == 0)
+        #expect(stderr.contains("standard output was closed by its reader"))
+    }
+
+    @Test("help teaches: every option and an example")
+    func help() throws {
+        let top = try OrientdProcess.run(["--help"])
+        #expect(top.status == 0)
+        #expect(top.stdout.contains("orientd replay Recordings/"))
+        for command in ["replay", "evaluate"] {
+            #expect(top.stdout.contains(command))
+        }
+        let replay = try OrientdProcess.run(["replay", "--help"])
+        for option in [
+            "--fast", "--speed", "--strict", "--supported", "--lock", "--natural", "--mount-matrix",
+            "--magnitude-tolerance", "--filter-time-constant", "--disturbance-threshold", "--settle-time",
+            "--hold-time", "--initial-hold-time", "--minimum-samples", "--rotation-hysteresis",
+            "--initial-margin", "--face-enter-tilt", "--face-exit-tilt", "--gap-reset", "Examples:",
+        ] {
+            #expect(replay.stdout.contains(option), "replay --help lacks \(option)")
+        }
+        #expect(try OrientdProcess.run(["--version"]).stdout.hasPrefix("0."))
+    }
+}
+
+@Suite("orientd evaluate, end to end")
+struct EvaluateCommandTests {
+    @Test("passes a correctly labelled recording and fails a mislabelled one, naming the violation")
+    func verdicts() throws {
+        let scratch = try Scratch()
+        let good = try scratch.write("good.csv", Scratch.rotationRecording())
+        let wrong = try scratch.write("wrong.csv", Scratch.rotationRecording().replacingOccurrences(of: ",face-up", with: ",face-down"))
+        let pass = try OrientdProcess.run(["evaluate", good])
+        #expect(pass.status == 0)
+        #expect(pass.stdout.contains("PASS  \(good): 3 stretches, 3 changes"))
+        let fail = try OrientdProcess.run(["evaluate", good, wrong])
+        #expect(fail.status == 1)
+        #expect(fail.stdout.contains("FAIL  \(wrong)"))
+        #expect(fail.stdout.contains("spurious change landscape-left → face-up"))
+        #expect(fail.stdout.contains("face-down never reported"))
+        #expect(fail.stdout.contains("1 passed, 1 failed"))
+    }
+}
