@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "orientd", targets: ["orientd"]),
         .library(name: "OrientdCore", targets: ["OrientdCore"]),
         .library(name: "OrientdSimulation", targets: ["OrientdSimulation"]),
+        .library(name: "OrientdIO", targets: ["OrientdIO"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -38,10 +39,8 @@ let package = Package(
             ]),
         .testTarget(name: "OrientdCoreTests", dependencies: ["OrientdCore"]),
         .testTarget(name: "OrientdSimulationTests", dependencies: ["OrientdSimulation", "OrientdCore"]),
-        .testTarget(
-            name: "RecordingsTests",
-            dependencies: ["OrientdCore", "OrientdSimulation"],
-            path: "Tests/RecordingsTests"),
+        // Plays every bundled recording and judges it against its labels.
+        .testTarget(name: "RecordingsTests", dependencies: ["OrientdCore", "OrientdIO"]),
         .testTarget(name: "CommandLineTests", dependencies: ["orientd", "OrientdCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -39,35 +39,19 @@ struct Evaluate: ParsableCommand {
         var failures = 0
         var worst = 0.0
         for path in paths {
-            var pipeline: OrientationPipeline?
-            var evaluator: LabelEvaluator?
-            var labelled = false
+            let verdict: LabelEvaluator.Result?
             do {
                 let reader = try RecordingReader(path: path, mountMatrixOverridden: mountMatrix.text != nil)
                 defer { reader.close() }
-                try reader.read { event in
-                    switch event {
-                    case .header(let header, let matrix, let line):
-                        pipeline = try factory.make(
-                            header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
-                        labelled = header.hasExpectColumn
-                        evaluator = LabelEvaluator(
-                            latencyBound: latencyBound ?? LabelEvaluator.defaultLatencyBound(rate: header.rate))
-                    case .warning(let issue):
-                        diagnostics.warning(issue.description)
-                    case .sample(let sample, let expect):
-                        _ = pipeline?.process(sample)
-                        evaluator?.observe(
-                            time: sample.time, expect: expect, pose: pipeline?.classifier.orientation ?? .unknown)
-                    }
-                    return .proceed
-                }
+                verdict = try LabelledReplay.run(reader, latencyBound: latencyBound) { header, matrix, line in
+                    try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
+                } warning: { diagnostics.warning($0.description) }
             } catch {
                 print("ERROR \(path): \(error)")
                 failures += 1
                 continue
             }
-            guard labelled, let result = evaluator?.result() else {
+            guard let result = verdict else {
                 print("SKIP  \(path): no 'expect' column")
                 continue
             }
