@@ -21,6 +21,6 @@ struct Orientd: ParsableCommand {
               orientd simulate Recordings/scenarios/riding-a-bus.scenario --seed 7 > bus.csv
             """,
         version: version,
-        subcommands: [Replay.self, Evaluate.self]
+        subcommands: [Replay.self, Evaluate.self, Simulate.self]
     )
 }

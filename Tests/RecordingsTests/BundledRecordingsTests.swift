@@ -55,3 +55,47 @@ struct BundledRecordingsTests {
         }
     }
 }
+
+@Suite("The recordings can catch a bad classifier")
+struct DiscriminationTests {
+    /// A classifier stripped of everything that stops flapping: no filter, no magnitude or
+    /// disturbance gate, no hold, no hysteresis, one reading decides, no tilt dead band.
+    /// It is roughly what rot8 and iio-sensor-proxy do (orientation-facts §4).
+    static let naive: ClassifierParameters = {
+        var p = ClassifierParameters()
+        p.filterTimeConstant = 0
+        p.magnitudeTolerance = 1000
+        p.disturbanceThreshold = 1000
+        p.settleTime = 0
+        p.holdTime = 0
+        p.initialHoldTime = 0
+        p.minimumSamples = 1
+        p.rotationHysteresis = 0
+        p.initialMargin = 0
+        p.faceEnterTilt = 60
+        p.faceExitTilt = 60
+        return p
+    }()
+
+    @Test(
+        "a naive classifier fails where users complain of flapping; orientd's passes",
+        arguments: [
+            "riding-a-bus.csv", "shaking.csv", "slow-rotation-through-diagonal.csv",
+            "on-table-pushed-and-carried.csv", "tapping-while-reading.csv",
+        ])
+    func naiveFails(name: String) throws {
+        let path = recordingsDirectory.appendingPathComponent(name).path
+        func verdict(_ parameters: ClassifierParameters) throws -> LabelEvaluator.Result {
+            let reader = try RecordingReader(path: path)
+            defer { reader.close() }
+            let result = try LabelledReplay.run(reader) { _, matrix, _ in
+                OrientationPipeline(mountMatrix: matrix ?? .identity, parameters: parameters)
+            } warning: { _ in }
+            return try #require(result)
+        }
+        let naive = try verdict(Self.naive)
+        #expect(!naive.passed, "\(name) does not catch a classifier that flaps")
+        #expect(naive.violations.contains { $0.kind == .spurious })
+        #expect(try verdict(ClassifierParameters()).passed)
+    }
+}

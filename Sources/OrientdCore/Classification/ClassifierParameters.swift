@@ -84,7 +84,6 @@ public struct ClassifierParameters: Hashable, Sendable {
             try check(value.isFinite && value >= 0, name, "must be a finite number ≥ 0, got \(value)")
         }
         try check(gravity > 0, "gravity", "must be > 0")
-        try check(magnitudeTolerance < gravity, "magnitude-tolerance", "must be less than gravity (\(gravity))")
         try check(gapReset > 0, "gap-reset", "must be > 0")
         try check(minimumSamples >= 1, "minimum-samples", "must be at least 1, got \(minimumSamples)")
         try check(rotationHysteresis < 45, "rotation-hysteresis", "must be below 45 degrees, got \(rotationHysteresis)")

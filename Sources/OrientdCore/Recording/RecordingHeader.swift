@@ -53,6 +53,8 @@ public struct RecordingHeader: Sendable, Equatable {
         public static let device = "device"
         public static let description = "description"
         public static let natural = "natural"
+        /// How the recording was made (a command line), for recordings that were generated.
+        public static let generator = "generator"
     }
 
     /// The nominal sample rate, if the header gives a positive number.

@@ -1,0 +1,84 @@
+import ArgumentParser
+import OrientdCore
+import OrientdIO
+import OrientdSimulation
+import SystemPackage
+
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Synthesise a labelled recording from a scenario, with a physical model.",
+        discussion: """
+            A scenario is a small text file of poses, motions and disturbances (walking, a \
+            bus, taps, shaking); Recordings/README.md describes the language. The model adds \
+            gravity in the device's attitude, motion accelerations, sensor noise, bias, scale \
+            error and quantisation, and labels each sample with the pose a careful observer \
+            would name ('-' while moving). The same scenario and seed give the same bytes.
+
+            Examples:
+              orientd simulate Recordings/scenarios/riding-a-bus.scenario > bus.csv
+              orientd simulate my.scenario --seed 3 --output Recordings/my.csv
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The scenario file.", valueName: "scenario"))
+    var scenarioPath: String
+
+    @Option(help: "The random seed; each seed is another take of the same scenario.")
+    var seed: UInt64 = 1
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the recording here instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func run() throws {
+        EventOutput.ignoreBrokenPipeSignal()
+        let diagnostics = Diagnostics()
+        let text: String
+        do {
+            text = try Self.readText(scenarioPath)
+        } catch {
+            diagnostics.error("cannot read scenario '\(scenarioPath)': \(error)")
+            throw ExitCode(66)
+        }
+        let scenario: Scenario
+        do {
+            scenario = try Scenario(parsing: text, source: scenarioPath)
+        } catch {
+            diagnostics.error(error.description)
+            throw ExitCode(65)
+        }
+        let descriptor: FileDescriptor
+        if let output {
+            do {
+                descriptor = try FileDescriptor.open(
+                    FilePath(output), .writeOnly, options: [.create, .truncate, .closeOnExec],
+                    permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            } catch {
+                diagnostics.error("cannot write '\(output)': \(error)")
+                throw ExitCode(73)  // EX_CANTCREAT
+            }
+        } else {
+            descriptor = .standardOutput
+        }
+        defer { if output != nil { try? descriptor.close() } }
+        let sink = EventOutput(descriptor: descriptor)
+        do {
+            try Simulator(scenario: scenario, seed: seed).render { chunk in try sink.write(chunk) }
+        } catch is EventOutput.ConsumerGone {
+            diagnostics.note("standard output was closed by its reader; stopping")
+        }
+    }
+
+    static func readText(_ path: String) throws -> String {
+        let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+        defer { try? descriptor.close() }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > 1 << 20 { throw Errno.fileTooLarge }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
