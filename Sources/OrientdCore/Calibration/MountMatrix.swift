@@ -47,10 +47,6 @@ extension MountMatrix {
         /// The rows are not unit length or not perpendicular: readings are scaled or
         /// skewed. Magnitudes are checked against g, so a scale far from 1 matters.
         case notOrthonormal
-        /// The determinant is −1: the matrix mirrors the axes. Real mountings are
-        /// rotations, so a mirror usually means one sign is wrong (for example z,
-        /// which swaps face-up and face-down).
-        case mirror
 
         public var description: String {
             switch self {
@@ -60,8 +56,6 @@ extension MountMatrix {
                 "the matrix is singular (one axis copies another); tilt and face-up/face-down will be unreliable"
             case .notOrthonormal:
                 "the rows are not perpendicular unit vectors; readings will be scaled or skewed"
-            case .mirror:
-                "the determinant is -1 (a mirror, not a rotation); one axis sign is probably wrong"
             }
         }
 
@@ -88,8 +82,10 @@ extension MountMatrix {
             rows.allSatisfy { abs($0.squaredLength - 1) < tolerance }
             && abs(row0.dot(row1)) < tolerance && abs(row0.dot(row2)) < tolerance
             && abs(row1.dot(row2)) < tolerance
+        // A determinant of −1 (a mirror) is not flagged: 154 of the 205 matrices in
+        // systemd 252's 60-sensor.hwdb are mirrors, because many parts' axes are
+        // left-handed relative to the device frame.
         if !orthonormal { result.append(.notOrthonormal) }
-        if det < 0 { result.append(.mirror) }
         return result
     }
 }

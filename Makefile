@@ -1,0 +1,43 @@
+# orientd: build, run, test, benchmark.
+# `make demo` and `make test` are README's quick start; each installs what it needs.
+
+SWIFT_DIR := $(firstword $(wildcard /opt/swift/usr/bin))
+export PATH := $(if $(SWIFT_DIR),$(SWIFT_DIR):,)$(PATH)
+
+SWIFT ?= swift
+RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
+
+.PHONY: all demo test build release benchmark recordings dependencies clean help
+
+all: build
+
+help:
+	@echo "make demo        replay a bundled recording at its recorded pace (JSON events on stdout)"
+	@echo "make test        build with warnings as errors and run every test"
+	@echo "make benchmark   print classifier and replay costs (see Benchmarks/)"
+	@echo "make recordings  regenerate Recordings/*.csv from Recordings/scenarios/"
+	@echo "make release     build .build/release/orientd"
+
+dependencies:
+	@scripts/install-dependencies
+
+build: dependencies
+	$(SWIFT) build
+
+release: dependencies
+	$(SWIFT) build -c release
+
+demo: release
+	.build/release/orientd replay $(RECORDING)
+
+test: dependencies
+	$(SWIFT) test -Xswiftc -warnings-as-errors
+
+benchmark: release
+	scripts/benchmark
+
+recordings: release
+	scripts/regenerate-recordings
+
+clean:
+	rm -rf .build Benchmarks/.build
