@@ -11,7 +11,7 @@ public enum LabelledReplay {
     /// The verdict, or nil when the recording has no `expect` column.
     public static func run(
         _ reader: RecordingReader, latencyBound: Double? = nil, makePipeline: PipelineMaker,
-        warning: (RecordingIssue) -> Void
+        warning: (InputIssue) -> Void
     ) throws -> LabelEvaluator.Result? {
         var pipeline: OrientationPipeline?
         var evaluator: LabelEvaluator?

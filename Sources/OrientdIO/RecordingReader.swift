@@ -40,14 +40,14 @@ public struct RecordingReader {
     public enum Event {
         case header(RecordingHeader, mountMatrix: MountMatrix?, mountMatrixLine: Int)
         case sample(Sample, expect: DeviceOrientation?)
-        case warning(RecordingIssue)
+        case warning(InputIssue)
     }
 
-    /// Reads to the end (or until `handle` says stop). Throws the fatal `RecordingIssue`
+    /// Reads to the end (or until `handle` says stop). Throws the fatal `InputIssue`
     /// or an `OpenError` for a failed read.
     public func read(_ handle: (Event) throws -> LineReader.Next) throws {
         var parser = RecordingParser(source: displayName, mountMatrixOverridden: mountMatrixOverridden)
-        var fatal: RecordingIssue?
+        var fatal: InputIssue?
         let reader = LineReader(descriptor: descriptor)
         func dispatch(_ item: RecordingParser.Item, _ parser: RecordingParser) throws -> LineReader.Next {
             switch item {

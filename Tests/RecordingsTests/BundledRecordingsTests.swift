@@ -17,10 +17,10 @@ let bundledRecordings: [String] = {
 struct BundledRecordingsTests {
     /// Plays one recording with default parameters, the header's matrix and natural
     /// orientation, as `orientd evaluate` does.
-    func judge(_ name: String) throws -> (LabelEvaluator.Result?, [RecordingIssue], RecordingHeader?) {
+    func judge(_ name: String) throws -> (LabelEvaluator.Result?, [InputIssue], RecordingHeader?) {
         let reader = try RecordingReader(path: recordingsDirectory.appendingPathComponent(name).path)
         defer { reader.close() }
-        var warnings: [RecordingIssue] = []
+        var warnings: [InputIssue] = []
         var seenHeader: RecordingHeader?
         let result = try LabelledReplay.run(reader) { header, matrix, _ in
             seenHeader = header

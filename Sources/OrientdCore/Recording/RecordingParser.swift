@@ -21,11 +21,11 @@ public struct RecordingParser: Sendable {
         case sample(Sample, expect: DeviceOrientation?)
         /// A good sample whose `expect` label is not a device orientation: it is kept
         /// as `-` and the issue reported.
-        case unlabelledSample(Sample, RecordingIssue)
+        case unlabelledSample(Sample, InputIssue)
         /// The line was skipped or something is worth knowing; reading goes on.
-        case warning(RecordingIssue)
+        case warning(InputIssue)
         /// Reading cannot go on.
-        case fatal(RecordingIssue)
+        case fatal(InputIssue)
     }
 
     public let source: String
@@ -47,8 +47,8 @@ public struct RecordingParser: Sendable {
         self.mountMatrixOverridden = mountMatrixOverridden
     }
 
-    private func issue(_ message: String) -> RecordingIssue {
-        RecordingIssue(source: source, line: lineNumber, message: message)
+    private func issue(_ message: String) -> InputIssue {
+        InputIssue(source: source, line: lineNumber, message: message)
     }
 
     /// Counts a line the reader had to cut because it was over its length limit.
@@ -82,7 +82,7 @@ public struct RecordingParser: Sendable {
     public func finish() -> Item {
         guard inSamples else {
             return .fatal(
-                RecordingIssue(
+                InputIssue(
                     source: source, line: 0,
                     message: lineNumber == 0
                         ? "empty input; expected an orientd recording ('# orientd-recording 1', then 'time,x,y,z')"

@@ -85,7 +85,7 @@ struct Replay: ParsableCommand {
         } catch is EventOutput.ConsumerGone {
             diagnostics.note("standard output was closed by its reader; stopping")
             return
-        } catch let issue as RecordingIssue {
+        } catch let issue as InputIssue {
             diagnostics.error(issue.description)
             throw ExitCode(65)  // EX_DATAERR
         } catch let error as PipelineFactory.DataError {

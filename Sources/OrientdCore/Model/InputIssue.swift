@@ -1,5 +1,6 @@
-/// Something wrong with a recording, named by place: `FILE:LINE: message`.
-public struct RecordingIssue: Error, Hashable, Sendable, CustomStringConvertible {
+/// Something wrong in a text input (a recording, a scenario, a configuration file), named
+/// by place: `FILE:LINE: message`, the form compilers use, so editors can jump to it.
+public struct InputIssue: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file name as the user gave it, or `<stdin>`.
     public var source: String
     /// 1-based line number; 0 when the issue is about the whole input (e.g. it ended early).
