@@ -24,11 +24,12 @@ dependencies:
 build: dependencies
 	$(SWIFT) build
 
+# Build output goes to stderr, so `make demo | jq .` sees only events.
 release: dependencies
-	$(SWIFT) build -c release
+	@$(SWIFT) build -c release >&2
 
 demo: release
-	.build/release/orientd replay $(RECORDING)
+	@.build/release/orientd replay $(RECORDING)
 
 test: dependencies
 	$(SWIFT) test -Xswiftc -warnings-as-errors
