@@ -1,0 +1,114 @@
+import Testing
+@testable import OrientdCore
+
+@Suite("Sensor attributes: scale, offset, mount matrix, location, choice")
+struct SensorAttributeTests {
+    func attributes(_ values: [String: String]) -> (String) -> String? { { values[$0] } }
+
+    @Test("per-axis scales win over the shared one; offsets are added before scaling")
+    func scaleAndOffset() {
+        let (c, issues) = AccelerometerCalibration.resolve(
+            device: "iio:device0",
+            attribute: attributes([
+                "in_accel_x_scale": "0.001\n", "in_accel_y_scale": "0.002\n", "in_accel_z_scale": "0.003\0",
+                "in_accel_scale": "0.5\n", "in_accel_offset": "-10\n",
+            ]))
+        #expect(issues.isEmpty)
+        #expect(c.scale == Vector3(0.001, 0.002, 0.003))
+        #expect(c.scaleSource == "in_accel_{x,y,z}_scale")
+        #expect(c.offsetSource == "in_accel_offset")
+        #expect(c.apply(x: 1010, y: 10, z: 20) == Vector3(1.0, 0, 0.03))
+    }
+
+    @Test("a partial per-axis set falls back to in_accel_scale, then scale")
+    func fallbacks() {
+        let shared = AccelerometerCalibration.resolve(
+            device: "d", attribute: attributes(["in_accel_x_scale": "0.1", "in_accel_scale": "0.009582\n"]))
+        #expect(shared.calibration.scale == Vector3(0.009582, 0.009582, 0.009582))
+        #expect(shared.calibration.scaleSource == "in_accel_scale")
+        let plain = AccelerometerCalibration.resolve(device: "d", attribute: attributes(["scale": "2"]))
+        #expect(plain.calibration.scaleSource == "scale")
+        let perAxisOffsets = AccelerometerCalibration.resolve(
+            device: "d", attribute: attributes(["scale": "1", "in_accel_z_offset": "5", "in_accel_offset": "9"]))
+        #expect(perAxisOffsets.calibration.offset == Vector3(0, 0, 5))
+    }
+
+    @Test(
+        "odd scales are reported by device and attribute and skipped",
+        arguments: [
+            ("abc\n", "iio:device3: in_accel_scale: 'abc' is not a number; ignored"),
+            ("0\n", "iio:device3: in_accel_scale: 0.0 is not a positive scale; ignored"),
+            ("-0.01", "iio:device3: in_accel_scale: -0.01 is not a positive scale; ignored"),
+            ("nan", "iio:device3: in_accel_scale: 'nan' is not a number; ignored"),
+            ("", "iio:device3: in_accel_scale: '' is not a number; ignored"),
+        ])
+    func oddScale(text: String, message: String) {
+        let (c, issues) = AccelerometerCalibration.resolve(device: "iio:device3", attribute: attributes(["in_accel_scale": text]))
+        #expect(issues.map(\.description).first == message)
+        #expect(issues.last?.description.contains("no usable scale") == true)
+        #expect(c.scale == Vector3(1, 1, 1))
+        #expect(c.scaleSource == "none (1)")
+    }
+
+    @Test("mount matrix: udev first, then the sysfs attributes in iio-sensor-proxy's order, then identity")
+    func mountMatrixSources() throws {
+        let m1 = "0, 1, 0; 1, 0, 0; 0, 0, 1"
+        let m2 = "-1, 0, 0; 0, -1, 0; 0, 0, 1\n"
+        var r = MountMatrix.resolve(device: "d", udevProperty: m1, attribute: attributes(["mount_matrix": m2]))
+        #expect(r.source == .udev)
+        #expect(r.matrix == (try MountMatrix(parsing: m1)))
+        r = MountMatrix.resolve(device: "d", udevProperty: nil, attribute: attributes(["in_mount_matrix": m1, "in_accel_mount_matrix": m2]))
+        #expect(r.source == .accelMountMatrix)
+        r = MountMatrix.resolve(device: "d", udevProperty: nil, attribute: attributes([:]))
+        #expect(r.source == .identity)
+        #expect(r.matrix == .identity)
+        let override = try MountMatrix(parsing: m2)
+        r = MountMatrix.resolve(device: "d", override: override, udevProperty: m1, attribute: attributes([:]))
+        #expect(r.source == .commandLine)
+        #expect(r.matrix == override)
+    }
+
+    @Test("a mount matrix that does not parse or has a zero row is reported and the next source used")
+    func brokenMatrices() {
+        let r = MountMatrix.resolve(
+            device: "iio:device0", udevProperty: "1, 0, 0; 0, 1, 0",
+            attribute: attributes(["mount_matrix": "0, 0, 0; 0, 1, 0; 0, 0, 1\n", "in_accel_mount_matrix": "1, 0, 0; 0, -1, 0; 1, 0, 0"]))
+        #expect(r.source == .accelMountMatrix)
+        #expect(r.issues.map(\.description) == [
+            "iio:device0: ACCEL_MOUNT_MATRIX: mount matrix '1, 0, 0; 0, 1, 0' has 2 row(s); expected 3 rows separated by ';'; ignored",
+            "iio:device0: mount_matrix: row 1 is all zeros, so axis x would always read 0; ignored",
+            "iio:device0: in_accel_mount_matrix: the matrix is singular (one axis copies another); tilt and face-up/face-down will be unreliable; using it as given",
+        ])
+    }
+
+    @Test("location from udev, then label, then sysfs location")
+    func locations() {
+        #expect(AccelerometerCandidate.location(udevProperty: "base\n", label: "accel-display", sysfsLocation: nil) == (.base, "udev ACCEL_LOCATION"))
+        #expect(AccelerometerCandidate.location(udevProperty: nil, label: "accel-display\n", sysfsLocation: "base") == (.display, "label"))
+        #expect(AccelerometerCandidate.location(udevProperty: nil, label: nil, sysfsLocation: "lid\n") == (.display, "location"))
+        #expect(AccelerometerCandidate.location(udevProperty: "weird", label: nil, sysfsLocation: nil).0 == .unknown)
+    }
+
+    @Test("the display sensor is chosen, never a base one by itself; --device chooses explicitly")
+    func choice() throws {
+        let base = AccelerometerCandidate(id: "iio:device0", name: "bmc150", label: "accel-base", location: .base, locationSource: "label")
+        let display = AccelerometerCandidate(id: "iio:device10", name: "bmc150", label: "accel-display", location: .display, locationSource: "label")
+        let unknown = AccelerometerCandidate(id: "iio:device2", name: "mxc4005", label: nil, location: .unknown, locationSource: "")
+        #expect(try SensorChoice.choose(from: [base, display, unknown], requested: nil).get() == display)
+        #expect(try SensorChoice.choose(from: [base, unknown], requested: nil).get() == unknown)
+        #expect(try SensorChoice.choose(from: [display, unknown], requested: "iio:device2").get() == unknown)
+        #expect(try SensorChoice.choose(from: [display, base], requested: "accel-base").get() == base)
+        guard case .failure(let onlyBase) = SensorChoice.choose(from: [base], requested: nil) else {
+            Issue.record("a base sensor alone must not be chosen")
+            return
+        }
+        #expect(onlyBase.description.contains("only a base accelerometer was found (iio:device0 bmc150 accel-base base)"))
+        #expect(onlyBase.description.contains("--device iio:device0"))
+        guard case .failure(let none) = SensorChoice.choose(from: [display], requested: "iio:device7") else {
+            Issue.record("an unknown --device must fail")
+            return
+        }
+        #expect(none.description == "no accelerometer matches --device iio:device7; found: iio:device10 bmc150 accel-display display")
+        #expect(SensorChoice.naturalOrder("iio:device2", "iio:device10"))
+    }
+}
