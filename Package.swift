@@ -30,11 +30,22 @@ let package = Package(
                 "OrientdCore",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
+        // The C libraries for live sensors, through pkg-config.
+        .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // Adapters for live sensors: libiio devices and buffers, libudev discovery and
+        // hot-plug, the threads that block on them.
+        .target(
+            name: "OrientdLinux",
+            dependencies: [
+                "OrientdCore", "CIIO", "CUdev",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // The command line: one type per subcommand.
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientdCore", "OrientdSimulation", "OrientdIO",
+                "OrientdCore", "OrientdSimulation", "OrientdIO", "OrientdLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "OrientdCoreTests", dependencies: ["OrientdCore"]),

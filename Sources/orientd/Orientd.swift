@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct Orientd: ParsableCommand {
+struct Orientd: AsyncParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -21,6 +21,7 @@ struct Orientd: ParsableCommand {
               orientd simulate Recordings/scenarios/riding-a-bus.scenario --seed 7 > bus.csv
             """,
         version: version,
-        subcommands: [Replay.self, Evaluate.self, Simulate.self]
+        subcommands: [Run.self, List.self, Record.self, Replay.self, Evaluate.self, Simulate.self],
+        defaultSubcommand: Run.self
     )
 }

@@ -112,3 +112,24 @@ struct SensorAttributeTests {
         #expect(SensorChoice.naturalOrder("iio:device2", "iio:device10"))
     }
 }
+
+@Suite("Sampling frequency")
+struct SamplingFrequencyTests {
+    @Test("the lowest offered rate at or above the one wanted, else the highest")
+    func choice() {
+        let offered = "7.810000 15.630000 31.250000 62.500000 125 250 500 1000\n"
+        #expect(SamplingFrequency.choose(available: offered, wanted: 50) == 62.5)
+        #expect(SamplingFrequency.choose(available: offered, wanted: 62.5) == 62.5)
+        #expect(SamplingFrequency.choose(available: offered, wanted: 5) == 7.81)
+        #expect(SamplingFrequency.choose(available: "10 20\0", wanted: 100) == 20)
+        #expect(SamplingFrequency.choose(available: "garbage\n", wanted: 50) == nil)
+        #expect(SamplingFrequency.choose(available: nil, wanted: 50) == nil)
+    }
+
+    @Test("refills at most 25 times a second")
+    func batching() {
+        #expect(SamplingFrequency.scansPerRefill(rate: 10) == 1)
+        #expect(SamplingFrequency.scansPerRefill(rate: 100) == 4)
+        #expect(SamplingFrequency.scansPerRefill(rate: 1000) == 40)
+    }
+}

@@ -3,7 +3,7 @@
 /// Pure: the live daemon, replay, the tests and the benchmarks all drive this one type,
 /// so a replayed recording gives exactly the events the live run gave.
 public struct OrientationPipeline: Sendable {
-    public let mountMatrix: MountMatrix
+    public private(set) var mountMatrix: MountMatrix
     public let natural: NaturalOrientation
     public private(set) var classifier: OrientationClassifier
     public private(set) var policy: ScreenPolicy
@@ -32,6 +32,14 @@ public struct OrientationPipeline: Sendable {
         }
         policy.deviceDidChange(to: pose)
         return emit(cause: current == nil ? .start : .sensor)
+    }
+
+    /// A new sensor (or the same one back after a hot-plug): a fresh classifier with its
+    /// mount matrix. The lock, the screen and the last event stay, so the screen does not
+    /// move until the new sensor gives a certain pose.
+    public mutating func replaceSensor(mountMatrix: MountMatrix) {
+        self.mountMatrix = mountMatrix
+        classifier = OrientationClassifier(parameters: classifier.parameters)
     }
 
     /// Applies a lock; the event (if anything visible changed) and what the lock did.

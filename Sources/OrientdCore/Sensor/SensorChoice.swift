@@ -44,7 +44,7 @@ public struct AccelerometerCandidate: Hashable, Sendable {
             if s == "lid" || s == "display" { return (.display, "location") }
             if s == "base" { return (.base, "location") }
         }
-        return (.unknown, "not given (taken as display)")
+        return (.unknown, "not given; taken as display")
     }
 }
 

@@ -1,0 +1,2 @@
+// libudev (Debian: libudev-dev): device enumeration, properties and hot-plug events.
+#include <libudev.h>

@@ -1,0 +1,19 @@
+/// Chooses a sampling frequency among those a device offers
+/// (`sampling_frequency_available`: `7.81 15.63 31.25 62.5 125`): the lowest at or above
+/// the rate wanted, else the highest. Slower parts save power; faster ones than needed
+/// only wake the CPU more.
+public enum SamplingFrequency {
+    public static func choose(available text: String?, wanted: Double) -> Double? {
+        guard let text else { return nil }
+        let values = text.trimmingSysfs.split { $0 == " " || $0 == "\t" || $0 == "\n" }
+            .compactMap { Double($0) }.filter { $0 > 0 && $0.isFinite }.sorted()
+        guard !values.isEmpty else { return nil }
+        return values.first { $0 >= wanted - 1e-9 } ?? values.last
+    }
+
+    /// Scans per buffer refill for a rate: enough that refills happen at most 25 times a
+    /// second (CPU wake-ups), few enough to add at most 40 ms of latency.
+    public static func scansPerRefill(rate: Double) -> Int {
+        max(1, Int((rate / 25).rounded(.down)))
+    }
+}

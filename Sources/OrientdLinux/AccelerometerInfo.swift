@@ -1,0 +1,26 @@
+import OrientdCore
+
+/// What orientd knows of one accelerometer once it has looked at it: what `orientd list`
+/// prints and what `run` reads with.
+public struct AccelerometerInfo: Sendable {
+    public enum ReadPath: String, Sendable {
+        /// Scans through the kernel buffer (`/dev/iio:deviceN`): no polling.
+        case buffered
+        /// `in_accel_*_raw` read at a fixed rate.
+        case polled
+    }
+
+    public var candidate: AccelerometerCandidate
+    public var calibration: AccelerometerCalibration
+    public var mountMatrix: MountMatrix
+    public var mountMatrixSource: MountMatrixSource
+    public var readPath: ReadPath
+    /// The sampling frequency in effect (set from `sampling_frequency_available` when the
+    /// device offers a choice), if the device has one.
+    public var samplingFrequency: Double?
+    public var samplingFrequencyAvailable: String?
+    /// Odd attributes met while looking.
+    public var issues: [AttributeIssue]
+    /// Where it came from: a syspath, or a libiio URI for remote devices.
+    public var location: String
+}

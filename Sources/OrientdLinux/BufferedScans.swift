@@ -1,0 +1,64 @@
+import CIIO
+import OrientdCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The buffered read path: x, y, z (and the timestamp when the device has one) enabled
+/// as scan elements, a trigger when the device needs one, a kernel buffer, and scans
+/// decoded with orientd's own `ScanLayout` from each channel's `_type`.
+final class BufferedScans {
+    let device: IIODevice
+    let buffer: IIOBuffer
+    let decoder: AccelerometerScanDecoder
+    let descriptor: Int32
+
+    init(device: IIODevice, rate: Double) throws {
+        self.device = device
+        var elements: [(channel: String, index: Int, type: ScanElementType)] = []
+        for id in ["accel_x", "accel_y", "accel_z", "timestamp"] {
+            guard let channel = device.channel(id), channel.isScanElement else {
+                if id == "timestamp" { continue }
+                throw IIOError("finding scan element \(id) of", device.id, code: ENOENT)
+            }
+            guard let type = channel.scanType else {
+                throw IIOError("reading the scan type of \(id) of", device.id, code: EINVAL)
+            }
+            channel.enable()
+            elements.append((id, channel.index, type))
+        }
+        decoder = try AccelerometerScanDecoder(layout: ScanLayout(channels: elements))
+        // Timestamps on the monotonic clock when the device lets us choose.
+        if device.attributeNames.contains("current_timestamp_clock") {
+            try? device.writeAttribute("current_timestamp_clock", "monotonic")
+        }
+        if device.trigger == nil, let trigger = Self.trigger(for: device) {
+            try device.setTrigger(trigger)
+        }
+        buffer = try IIOBuffer(device: device, samples: SamplingFrequency.scansPerRefill(rate: rate))
+        try buffer.setBlocking(false)
+        descriptor = try buffer.pollDescriptor
+    }
+
+    /// The device's own data-ready trigger (`bmc150_accel-dev0`), if the context has it.
+    static func trigger(for device: IIODevice) -> IIODevice? {
+        let number = device.id.reversed().prefix { $0.isNumber }.reversed()
+        let triggers = device.context.devices.filter(\.isTrigger)
+        let names = [device.name.map { "\($0)-dev\(String(number))" }, device.name.map { "\($0)-trigger" }].compactMap { $0 }
+        return triggers.first { t in names.contains(t.name ?? "") } ?? triggers.first { ($0.name ?? "").hasPrefix(device.name ?? "\u{0}") }
+    }
+
+    /// Reads what the buffer holds and calls `body` for each whole scan.
+    func read(_ body: (Int64, Int64, Int64, Int64?) -> Void) throws {
+        let size = decoder.layout.scanSize
+        try buffer.refill { bytes in
+            var offset = 0
+            while offset + size <= bytes.count {
+                let s = decoder.decode(bytes, at: offset)
+                body(s.x, s.y, s.z, s.timestamp)
+                offset += size
+            }
+        }
+    }
+}

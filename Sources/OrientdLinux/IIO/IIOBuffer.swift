@@ -1,0 +1,46 @@
+import CIIO
+
+/// A kernel buffer of scans, created after the channels are enabled.
+///
+/// Owns the C handle; not Sendable: it lives on the thread that reads the sensor.
+public final class IIOBuffer {
+    let pointer: OpaquePointer
+    public let device: IIODevice
+
+    /// - Parameter samples: scans per refill.
+    public init(device: IIODevice, samples: Int) throws(IIOError) {
+        guard let made = iio_device_create_buffer(device.pointer, samples, false) else {
+            throw IIOError.fromErrno("creating a buffer of \(samples) scans for", device.id)
+        }
+        pointer = made
+        self.device = device
+    }
+
+    deinit { iio_buffer_destroy(pointer) }
+
+    /// A file descriptor that polls readable when a refill would not block.
+    public var pollDescriptor: Int32 {
+        get throws(IIOError) {
+            let fd = iio_buffer_get_poll_fd(pointer)
+            if fd < 0 { throw IIOError("getting the poll descriptor of", device.id, returned: Int(fd)) }
+            return fd
+        }
+    }
+
+    public func setBlocking(_ blocking: Bool) throws(IIOError) {
+        let r = iio_buffer_set_blocking_mode(pointer, blocking)
+        if r < 0 { throw IIOError("setting the blocking mode of", device.id, returned: Int(r)) }
+    }
+
+    /// Fills the buffer with new scans and hands their bytes to `body`. Throws EAGAIN in
+    /// non-blocking mode when nothing is there yet.
+    public func refill<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        let n = iio_buffer_refill(pointer)
+        if n < 0 { throw IIOError("reading the buffer of", device.id, returned: n) }
+        guard let start = iio_buffer_start(pointer), let end = iio_buffer_end(pointer) else {
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        let count = min(Int(n), UnsafeRawPointer(end) - UnsafeRawPointer(start))
+        return try body(UnsafeRawBufferPointer(start: start, count: max(count, 0)))
+    }
+}

@@ -1,0 +1,18 @@
+import OrientdCore
+
+/// What the sensor thread tells the rest of the daemon.
+public enum SensorEvent: Sendable {
+    /// A sensor was opened and is being read.
+    case attached(AccelerometerInfo)
+    /// A reading in m/s², calibrated but before the mount matrix; `time` in seconds on
+    /// the monotonic clock from the start of the run.
+    case sample(Sample)
+    /// The sensor went away or failed; the thread looks for it (or another) again.
+    case lost(device: String, reason: String)
+    /// No sensor yet; the thread waits for one to appear (`--wait`).
+    case waiting(String)
+    /// Something odd but not fatal: a bad attribute, a read error that was retried.
+    case warning(String)
+    /// No sensor and not waiting: the run cannot go on.
+    case failed(String)
+}

@@ -1,0 +1,304 @@
+import CIIO
+import OrientdCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads the chosen accelerometer on a thread of its own and reports everything as
+/// `SensorEvent`s: discovery, opening, samples, loss and return (hot-plug).
+///
+/// The thread blocks in poll(2) on the buffer (or until the next polling deadline), the
+/// udev monitor and a wake-up pipe, so it wakes only for data, hot-plug or stop: no busy
+/// loop, also while it waits for a sensor to appear.
+public struct SensorReader: Sendable {
+    public struct Configuration: Sendable {
+        /// A libiio URI for a remote board; nil for this machine.
+        public var uri: String?
+        /// `--device`: an id, name or label.
+        public var device: String?
+        public var mountMatrixOverride: MountMatrix?
+        /// Hz: the polling rate, and the rate the sampling frequency is chosen from.
+        public var rate: Double
+        /// Force the polled path even when the device could be buffered.
+        public var forcePolling: Bool
+        /// Wait for a sensor to appear instead of failing when there is none at start.
+        public var wait: Bool
+
+        public init(uri: String?, device: String?, mountMatrixOverride: MountMatrix?, rate: Double, forcePolling: Bool, wait: Bool) {
+            self.uri = uri
+            self.device = device
+            self.mountMatrixOverride = mountMatrixOverride
+            self.rate = rate
+            self.forcePolling = forcePolling
+            self.wait = wait
+        }
+    }
+
+    public let configuration: Configuration
+    private let stopPipe = WakeUpPipe()
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Starts the thread; events arrive on the stream until `stop()`.
+    public func start() -> AsyncStream<SensorEvent> {
+        let (stream, continuation) = AsyncStream<SensorEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let configuration = configuration
+        let stopPipe = stopPipe
+        BackgroundThread.start {
+            var loop = ReadLoop(configuration: configuration, stop: stopPipe.readEnd, emit: { continuation.yield($0) })
+            loop.run()
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// Ends the thread at its next wake-up (at once: the pipe wakes its poll).
+    public func stop() { stopPipe.signal() }
+}
+
+/// The thread's state; lives and dies on the sensor thread.
+struct ReadLoop {
+    let configuration: SensorReader.Configuration
+    let stop: Int32
+    let emit: (SensorEvent) -> Void
+    let start = ReadLoop.monotonic()
+    var monitor: UdevMonitor?
+    var udev: Udev?
+
+    init(configuration: SensorReader.Configuration, stop: Int32, emit: @escaping (SensorEvent) -> Void) {
+        self.configuration = configuration
+        self.stop = stop
+        self.emit = emit
+    }
+
+    static func monotonic() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    var discovery: AccelerometerDiscovery {
+        AccelerometerDiscovery(uri: configuration.uri, mountMatrixOverride: configuration.mountMatrixOverride, rate: configuration.rate)
+    }
+
+    mutating func run() {
+        if configuration.uri == nil {
+            do {
+                let udev = try Udev()
+                self.udev = udev
+                monitor = try UdevMonitor(udev: udev, subsystem: "iio")
+            } catch {
+                emit(.warning("hot-plug is off: \(error)"))
+            }
+        }
+        var everAttached = false
+        var announcedWait = false
+        while true {
+            let found: [AccelerometerDiscovery.Found]
+            do {
+                found = try discovery.find()
+            } catch {
+                found = []
+                if !configuration.wait && !everAttached {
+                    emit(.failed("cannot list accelerometers: \(error)"))
+                    return
+                }
+            }
+            switch SensorChoice.choose(from: found.map(\.candidate), requested: configuration.device) {
+            case .success(let candidate):
+                announcedWait = false
+                let chosen = found.first { $0.candidate == candidate }!
+                everAttached = readUntilLost(chosen) || everAttached
+                if isStopped() { return }
+            case .failure(let why):
+                if !configuration.wait && !everAttached {
+                    emit(.failed(found.isEmpty ? "no accelerometer found: looked in \(discovery.searchedPlaces)" : why.description))
+                    return
+                }
+                if !announcedWait {
+                    emit(.waiting(found.isEmpty ? "no accelerometer yet; waiting for one to appear" : "\(why); waiting"))
+                    announcedWait = true
+                }
+                guard waitForHotPlug() else { return }
+            }
+        }
+    }
+
+    func isStopped() -> Bool {
+        var p = pollfd(fd: stop, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) > 0
+    }
+
+    /// Blocks until udev reports an IIO device added (or, without udev, a few seconds
+    /// pass); false when asked to stop.
+    func waitForHotPlug() -> Bool {
+        guard let monitor else {
+            return sleepOrStop(seconds: 2)
+        }
+        while true {
+            var fds = [pollfd(fd: stop, events: Int16(POLLIN), revents: 0), pollfd(fd: monitor.descriptor, events: Int16(POLLIN), revents: 0)]
+            let r = poll(&fds, 2, -1)
+            if r < 0 && errno == EINTR { continue }
+            if fds[0].revents != 0 { return false }
+            while let event = monitor.receive() {
+                if event.action == .add || event.action == .change { return true }
+            }
+        }
+    }
+
+    func sleepOrStop(seconds: Double) -> Bool {
+        var p = pollfd(fd: stop, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, Int32(seconds * 1000)) == 0
+    }
+
+    /// Opens and reads one sensor until it goes away or the thread is stopped.
+    /// Returns whether it was attached at all.
+    mutating func readUntilLost(_ found: AccelerometerDiscovery.Found) -> Bool {
+        let id = found.candidate.id
+        let context: IIOContext
+        let device: IIODevice
+        var info: AccelerometerInfo
+        do {
+            context = try IIOContext(uri: configuration.uri)
+            (info, device) = try discovery.open(found, in: context)
+        } catch {
+            emit(.lost(device: id, reason: "cannot open: \(error)"))
+            _ = sleepOrStop(seconds: 1)
+            return false
+        }
+        if configuration.forcePolling { info.readPath = .polled }
+        var reader: BufferedScans?
+        if info.readPath == .buffered {
+            do {
+                reader = try BufferedScans(device: device, rate: info.samplingFrequency ?? configuration.rate)
+            } catch {
+                emit(.warning("\(id): buffered reading failed (\(error)); polling instead"))
+                info.readPath = .polled
+            }
+        }
+        for issue in info.issues { emit(.warning(issue.description)) }
+        emit(.attached(info))
+        let reason: String? =
+            if let reader {
+                readBuffered(reader, info: info)
+            } else {
+                readPolled(device, info: info)
+            }
+        if let reason { emit(.lost(device: id, reason: reason)) }
+        return true
+    }
+
+    /// Did udev say our device went away? Drains the monitor.
+    func removed(_ id: String) -> Bool {
+        guard let monitor else { return false }
+        var gone = false
+        while let event = monitor.receive() {
+            if event.action == .remove && event.device.sysname == id { gone = true }
+        }
+        return gone
+    }
+
+    /// Polls `in_accel_{x,y,z}_raw` at the configured rate against absolute deadlines.
+    /// Returns why it stopped (nil: asked to stop).
+    func readPolled(_ device: IIODevice, info: AccelerometerInfo) -> String? {
+        let channels = ["accel_x", "accel_y", "accel_z"].compactMap { device.channel($0) }
+        guard channels.count == 3 else { return "\(device.id) has no accel_x, accel_y and accel_z channels" }
+        let interval = 1 / max(configuration.rate, 0.1)
+        var deadline = ReadLoop.monotonic()
+        var failures = 0
+        while true {
+            var raw: [Double] = []
+            var readError: IIOError?
+            for channel in channels {
+                do {
+                    let text = try channel.attribute("raw")
+                    guard case .value(let v) = AttributeValue.number(text) else {
+                        readError = IIOError("reading raw value '\(text ?? "")' of", "\(device.id): \(channel.id)", code: EINVAL)
+                        break
+                    }
+                    raw.append(v)
+                } catch {
+                    readError = error
+                    break
+                }
+            }
+            let now = ReadLoop.monotonic()
+            if let readError {
+                if readError.isNoDevice { return "\(readError)" }
+                failures += 1
+                if failures == 1 || failures % 100 == 0 { emit(.warning("\(readError) (\(failures) failed reads so far; retrying)")) }
+            } else {
+                failures = 0
+                let v = info.calibration.apply(x: raw[0], y: raw[1], z: raw[2])
+                emit(.sample(Sample(time: now - start, acceleration: v)))
+            }
+            // Back off on repeated failures: up to 1 s between attempts.
+            let wait = failures > 0 ? min(1, interval * Double(1 << min(failures, 10))) : interval
+            deadline += wait
+            if deadline < now { deadline = now + wait }
+            var fds = [pollfd(fd: stop, events: Int16(POLLIN), revents: 0), pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+            let r = poll(&fds, 2, Int32(max(0, (deadline - ReadLoop.monotonic()) * 1000).rounded(.up)))
+            if r > 0 {
+                if fds[0].revents != 0 { return nil }
+                if fds[1].revents != 0, removed(device.id) { return "removed" }
+            }
+        }
+    }
+
+    /// Reads scans from the kernel buffer as they come. Returns why it stopped.
+    func readBuffered(_ scans: BufferedScans, info: AccelerometerInfo) -> String? {
+        var clock = TimestampClock()
+        while true {
+            var fds = [
+                pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: scans.descriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            let r = poll(&fds, 3, 1000)
+            if r < 0 && errno == EINTR { continue }
+            if fds[0].revents != 0 { return nil }
+            if fds[1].revents != 0, removed(scans.device.id) { return "removed" }
+            if fds[2].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return "the buffer closed" }
+            guard fds[2].revents & Int16(POLLIN) != 0 else { continue }
+            do {
+                try scans.read { x, y, z, timestamp in
+                    let arrival = ReadLoop.monotonic() - start
+                    let time = timestamp.map { clock.time(nanoseconds: $0, arrival: arrival) } ?? arrival
+                    emit(.sample(Sample(time: time, acceleration: info.calibration.apply(x: Double(x), y: Double(y), z: Double(z)))))
+                }
+            } catch let error as IIOError where error.code == EAGAIN {
+                continue
+            } catch let error as IIOError where error.isNoDevice {
+                return "\(error)"
+            } catch {
+                emit(.warning("\(error); retrying"))
+                if !sleepOrStop(seconds: 0.1) { return nil }
+            }
+        }
+    }
+}
+
+/// Maps a buffer's timestamp channel (nanoseconds on the device's clock, which may be
+/// the realtime clock) onto the run's monotonic seconds: the first timestamp is pinned to
+/// its arrival and later ones keep the device's spacing, so jitter in delivery does not
+/// become jitter in time. A jump of over a second (a clock change) pins it again.
+struct TimestampClock {
+    private var anchor: (device: Int64, run: Double)?
+    private var last = -Double.infinity
+
+    mutating func time(nanoseconds: Int64, arrival: Double) -> Double {
+        if let anchor {
+            let t = anchor.run + Double(nanoseconds &- anchor.device) / 1e9
+            if abs(t - arrival) <= 1, t >= last {
+                last = t
+                return t
+            }
+        }
+        anchor = (nanoseconds, arrival)
+        last = max(last, arrival)
+        return last
+    }
+}

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts a detached POSIX thread. orientd's blocking C reads (udev, IIO buffers) each
+/// get one, so the rest of the program never blocks on them; Foundation's Thread would
+/// pull Foundation into the daemon, whose resident size is a target.
+enum BackgroundThread {
+    private final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let r = pthread_create(&thread, nil, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, box)
+        if r != 0 {
+            Unmanaged<Box>.fromOpaque(box).release()
+            body()  // cannot happen short of resource exhaustion; run inline rather than lose it
+            return
+        }
+        pthread_detach(thread)
+    }
+}
+
+/// A pipe whose write end wakes a thread blocked in poll(2): closing it says "stop".
+/// Only file descriptors cross threads, which are plain integers.
+public struct WakeUpPipe: Sendable {
+    public let readEnd: Int32
+    public let writeEnd: Int32
+
+    public init() {
+        var fds: [Int32] = [-1, -1]
+        // pipe2 is not in Glibc's Swift module: pipe, then the flags.
+        if pipe(&fds) != 0 { fds = [-1, -1] }
+        for fd in fds where fd >= 0 {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        }
+        readEnd = fds[0]
+        writeEnd = fds[1]
+    }
+
+    /// Wakes the thread; it sees end of file and stops.
+    public func signal() { close(writeEnd) }
+
+    /// Has `signal()` been called? (The read end reports end of file.)
+    func isSignalled() -> Bool {
+        var byte: UInt8 = 0
+        return read(readEnd, &byte, 1) == 0
+    }
+}

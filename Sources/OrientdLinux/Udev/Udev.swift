@@ -1,0 +1,84 @@
+import CUdev
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why libudev could not do something.
+public struct UdevError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+}
+
+/// A libudev context. Owns the C handle; not Sendable: used on one thread.
+public final class Udev {
+    let pointer: OpaquePointer
+
+    public init() throws(UdevError) {
+        guard let made = udev_new() else { throw UdevError(description: "udev_new failed: \(String(cString: strerror(errno)))") }
+        pointer = made
+    }
+
+    deinit { udev_unref(pointer) }
+
+    /// Every device of a subsystem (`iio`) that udev knows now.
+    public func devices(subsystem: String) throws(UdevError) -> [UdevDevice] {
+        guard let enumerate = udev_enumerate_new(pointer) else { throw UdevError(description: "udev_enumerate_new failed") }
+        defer { udev_enumerate_unref(enumerate) }
+        udev_enumerate_add_match_subsystem(enumerate, subsystem)
+        let r = udev_enumerate_scan_devices(enumerate)
+        if r < 0 { throw UdevError(description: "scanning udev devices of \(subsystem): \(String(cString: strerror(-r)))") }
+        var out: [UdevDevice] = []
+        var entry = udev_enumerate_get_list_entry(enumerate)
+        while let e = entry {
+            if let path = udev_list_entry_get_name(e), let device = udev_device_new_from_syspath(pointer, path) {
+                out.append(UdevDevice(device))
+                udev_device_unref(device)
+            }
+            entry = udev_list_entry_get_next(e)
+        }
+        return out
+    }
+}
+
+/// Hot-plug events of one subsystem from udev's netlink socket.
+///
+/// Owns the C handle; not Sendable: it lives on the thread that waits for events.
+public final class UdevMonitor {
+    let pointer: OpaquePointer
+    let udev: Udev
+
+    public enum Action: String, Sendable {
+        case add, remove, change, bind, unbind
+    }
+
+    public struct Event: Sendable {
+        public var action: Action
+        public var device: UdevDevice
+    }
+
+    public init(udev: Udev, subsystem: String) throws(UdevError) {
+        guard let made = udev_monitor_new_from_netlink(udev.pointer, "udev") else {
+            throw UdevError(description: "cannot open udev's netlink monitor: \(String(cString: strerror(errno)))")
+        }
+        pointer = made
+        self.udev = udev
+        udev_monitor_filter_add_match_subsystem_devtype(made, subsystem, nil)
+        let r = udev_monitor_enable_receiving(made)
+        if r < 0 { throw UdevError(description: "cannot receive udev events: \(String(cString: strerror(-r)))") }
+    }
+
+    deinit { udev_monitor_unref(pointer) }
+
+    /// Readable when an event waits; poll it with other descriptors.
+    public var descriptor: Int32 { udev_monitor_get_fd(pointer) }
+
+    /// The next event if one is waiting (the socket is non-blocking), else nil.
+    public func receive() -> Event? {
+        guard let device = udev_monitor_receive_device(pointer) else { return nil }
+        defer { udev_device_unref(device) }
+        guard let actionText = udev_device_get_action(device), let action = Action(rawValue: String(cString: actionText)) else {
+            return nil
+        }
+        return Event(action: action, device: UdevDevice(device))
+    }
+}
