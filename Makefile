@@ -31,8 +31,10 @@ release: dependencies
 demo: release
 	@.build/release/orientd replay $(RECORDING)
 
+# umockdev-wrapper preloads umockdev, so the live-sensor tests can give the real libudev
+# and libiio a fake sysfs and /dev; without it they are skipped, loudly.
 test: dependencies
-	$(SWIFT) test -Xswiftc -warnings-as-errors
+	umockdev-wrapper $(SWIFT) test -Xswiftc -warnings-as-errors
 
 benchmark: release
 	scripts/benchmark

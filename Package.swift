@@ -53,6 +53,14 @@ let package = Package(
         // Plays every bundled recording and judges it against its labels.
         .testTarget(name: "RecordingsTests", dependencies: ["OrientdCore", "OrientdIO"]),
         .testTarget(name: "CommandLineTests", dependencies: ["orientd", "OrientdCore"]),
+        // Live sensors against a umockdev testbed: the real libiio and libudev read a fake
+        // sysfs and /dev. Runs under umockdev-wrapper (make test does that).
+        .systemLibrary(
+            name: "CUmockdev", path: "Tests/CUmockdev", pkgConfig: "umockdev-1.0",
+            providers: [.apt(["libumockdev-dev"])]),
+        .testTarget(
+            name: "LiveSensorTests",
+            dependencies: ["orientd", "OrientdCore", "OrientdLinux", "CUmockdev"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -48,11 +48,20 @@ public struct SensorReader: Sendable {
         let configuration = configuration
         let stopPipe = stopPipe
         BackgroundThread.start {
-            var loop = ReadLoop(configuration: configuration, stop: stopPipe.readEnd, emit: { continuation.yield($0) })
-            loop.run()
+            Self.runLoop(configuration, stopPipe, continuation)
+            // Finished only once the loop and everything it opened (context, buffer, udev
+            // monitor) are closed, so whoever waits for the end can tear down after it.
             continuation.finish()
         }
         return stream
+    }
+
+    private static func runLoop(
+        _ configuration: Configuration, _ stopPipe: WakeUpPipe, _ continuation: AsyncStream<SensorEvent>.Continuation
+    ) {
+        var loop = ReadLoop(configuration: configuration, stop: stopPipe.readEnd, emit: { continuation.yield($0) })
+        loop.run()
+        withExtendedLifetime(loop) {}
     }
 
     /// Ends the thread at its next wake-up (at once: the pipe wakes its poll).
@@ -67,6 +76,9 @@ struct ReadLoop {
     let start = ReadLoop.monotonic()
     var monitor: UdevMonitor?
     var udev: Udev?
+    /// Devices udev reported removed and not added since. The kernel sends the remove
+    /// event before the device leaves sysfs, so a look right after can still find it.
+    var removedDevices: Set<String> = []
 
     init(configuration: SensorReader.Configuration, stop: Int32, emit: @escaping (SensorEvent) -> Void) {
         self.configuration = configuration
@@ -99,7 +111,7 @@ struct ReadLoop {
         while true {
             let found: [AccelerometerDiscovery.Found]
             do {
-                found = try discovery.find()
+                found = try discovery.find().filter { !removedDevices.contains($0.candidate.id) }
             } catch {
                 found = []
                 if !configuration.wait && !everAttached {
@@ -134,7 +146,7 @@ struct ReadLoop {
 
     /// Blocks until udev reports an IIO device added (or, without udev, a few seconds
     /// pass); false when asked to stop.
-    func waitForHotPlug() -> Bool {
+    mutating func waitForHotPlug() -> Bool {
         guard let monitor else {
             return sleepOrStop(seconds: 2)
         }
@@ -144,6 +156,7 @@ struct ReadLoop {
             if r < 0 && errno == EINTR { continue }
             if fds[0].revents != 0 { return false }
             while let event = monitor.receive() {
+                note(event)
                 if event.action == .add || event.action == .change { return true }
             }
         }
@@ -191,19 +204,29 @@ struct ReadLoop {
         return true
     }
 
-    /// Did udev say our device went away? Drains the monitor.
-    func removed(_ id: String) -> Bool {
+    /// Did udev say our device went away? Drains the monitor, keeping track of what
+    /// was removed and added.
+    mutating func removed(_ id: String) -> Bool {
         guard let monitor else { return false }
         var gone = false
         while let event = monitor.receive() {
+            note(event)
             if event.action == .remove && event.device.sysname == id { gone = true }
         }
         return gone
     }
 
+    mutating func note(_ event: UdevMonitor.Event) {
+        switch event.action {
+        case .remove: removedDevices.insert(event.device.sysname)
+        case .add: removedDevices.remove(event.device.sysname)
+        default: break
+        }
+    }
+
     /// Polls `in_accel_{x,y,z}_raw` at the configured rate against absolute deadlines.
     /// Returns why it stopped (nil: asked to stop).
-    func readPolled(_ device: IIODevice, info: AccelerometerInfo) -> String? {
+    mutating func readPolled(_ device: IIODevice, info: AccelerometerInfo) -> String? {
         let channels = ["accel_x", "accel_y", "accel_z"].compactMap { device.channel($0) }
         guard channels.count == 3 else { return "\(device.id) has no accel_x, accel_y and accel_z channels" }
         let interval = 1 / max(configuration.rate, 0.1)
@@ -249,8 +272,10 @@ struct ReadLoop {
     }
 
     /// Reads scans from the kernel buffer as they come. Returns why it stopped.
-    func readBuffered(_ scans: BufferedScans, info: AccelerometerInfo) -> String? {
+    mutating func readBuffered(_ scans: BufferedScans, info: AccelerometerInfo) -> String? {
         var clock = TimestampClock()
+        var lastTime = -Double.infinity
+        let interval = 1 / (info.samplingFrequency ?? configuration.rate)
         while true {
             var fds = [
                 pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
@@ -266,7 +291,11 @@ struct ReadLoop {
             do {
                 try scans.read { x, y, z, timestamp in
                     let arrival = ReadLoop.monotonic() - start
-                    let time = timestamp.map { clock.time(nanoseconds: $0, arrival: arrival) } ?? arrival
+                    // Without a timestamp channel the scans of one refill arrive together:
+                    // space them at the sampling interval rather than give them one time.
+                    let time = timestamp.map { clock.time(nanoseconds: $0, arrival: arrival) }
+                        ?? max(arrival, lastTime + interval)
+                    lastTime = time
                     emit(.sample(Sample(time: time, acceleration: info.calibration.apply(x: Double(x), y: Double(y), z: Double(z)))))
                 }
             } catch let error as IIOError where error.code == EAGAIN {

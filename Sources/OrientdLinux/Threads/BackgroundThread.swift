@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,10 +31,13 @@ enum BackgroundThread {
 }
 
 /// A pipe whose write end wakes a thread blocked in poll(2): closing it says "stop".
-/// Only file descriptors cross threads, which are plain integers.
-public struct WakeUpPipe: Sendable {
+/// Only file descriptors cross threads, and `signal()` closes the write end exactly
+/// once, whoever calls it and however often (a second close could hit a descriptor
+/// number already reused by someone else).
+public final class WakeUpPipe: Sendable {
     public let readEnd: Int32
-    public let writeEnd: Int32
+    private let writeEnd: Int32
+    private let signalled = Atomic<Bool>(false)
 
     public init() {
         var fds: [Int32] = [-1, -1]
@@ -46,12 +51,15 @@ public struct WakeUpPipe: Sendable {
         writeEnd = fds[1]
     }
 
-    /// Wakes the thread; it sees end of file and stops.
-    public func signal() { close(writeEnd) }
+    /// Wakes the thread; it sees end of file and stops. Only the first call acts.
+    public func signal() {
+        if signalled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+            close(writeEnd)
+        }
+    }
 
-    /// Has `signal()` been called? (The read end reports end of file.)
-    func isSignalled() -> Bool {
-        var byte: UInt8 = 0
-        return read(readEnd, &byte, 1) == 0
+    deinit {
+        signal()
+        close(readEnd)
     }
 }

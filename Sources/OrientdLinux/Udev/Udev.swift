@@ -72,8 +72,12 @@ public final class UdevMonitor {
     /// Readable when an event waits; poll it with other descriptors.
     public var descriptor: Int32 { udev_monitor_get_fd(pointer) }
 
-    /// The next event if one is waiting (the socket is non-blocking), else nil.
+    /// The next event if one is waiting, else nil, without blocking: the descriptor is
+    /// polled first, since not every netlink socket behind libudev is non-blocking
+    /// (umockdev's emulation is not).
     public func receive() -> Event? {
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, 0) > 0, ready.revents & Int16(POLLIN) != 0 else { return nil }
         guard let device = udev_monitor_receive_device(pointer) else { return nil }
         defer { udev_device_unref(device) }
         guard let actionText = udev_device_get_action(device), let action = Action(rawValue: String(cString: actionText)) else {

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 static void read_file(const char *syspath, const char *attr, char *out, size_t n) {
-    char path[512];
+    char path[1024];
     snprintf(path, sizeof path, "%s/%s", syspath, attr);
     FILE *f = fopen(path, "r");
     out[0] = 0;

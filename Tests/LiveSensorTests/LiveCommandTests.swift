@@ -1,0 +1,84 @@
+import Foundation
+import OrientdCore
+import Testing
+
+/// Runs the built `orientd` as a child: it inherits the preload and the testbed.
+func runOrientd(_ arguments: [String], seconds: Double = 10) throws -> (status: Int32, stdout: String, stderr: String) {
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    while !FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("orientd").path), dir.path != "/" {
+        dir.deleteLastPathComponent()
+    }
+    let process = Process()
+    process.executableURL = dir.appendingPathComponent("orientd")
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: killer)
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    killer.cancel()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+/// The commands end to end. An extension of `LiveSensorTests` so they share its one
+/// serialized suite: a testbed is process-wide, two at once would see each other.
+extension LiveSensorTests {
+    @Test("orientd list shows the sensor, its sources and the one run would read, as text and JSON")
+    func list() throws {
+        let bed = Testbed()
+        try bed.add(FakeAccelerometer.polled(number: 0, extraAttributes: ["label": "accel-base"]))
+        try bed.add(FakeAccelerometer.polled(number: 1, properties: ["ACCEL_MOUNT_MATRIX": "0, 1, 0; -1, 0, 0; 0, 0, 1"]))
+        let text = try runOrientd(["list"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("* iio:device1  bmc150_accel"))
+        #expect(text.stdout.contains("  iio:device0  bmc150_accel  label accel-base"))
+        #expect(text.stdout.contains("0, 1, 0; -1, 0, 0; 0, 0, 1 (udev ACCEL_MOUNT_MATRIX)"))
+        #expect(text.stdout.contains("0.009582 m/s² per count (in_accel_scale)"))
+        #expect(text.stdout.contains("read              polled"))
+        let json = try runOrientd(["list", "--json"])
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(array.map { $0["device"] as? String } == ["iio:device0", "iio:device1"])
+        #expect(array.map { $0["chosen"] as? Bool } == [false, true])
+        #expect(array.first?["location"] as? String == "base")
+    }
+
+    @Test("orientd record writes a recording that replay reads back to the same pose")
+    func recordAndReplay() throws {
+        let bed = Testbed()
+        try bed.add(FakeAccelerometer.polled(raw: (-1024, 0, 60)))
+        let recorded = try runOrientd(["record", "--seconds", "0.5", "--rate", "50"])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(recorded.stdout.hasPrefix("# orientd-recording 1\n"))
+        #expect(recorded.stdout.contains("# device: iio:device0 bmc150_accel"))
+        let lines = recorded.stdout.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(lines.count >= 20 && lines.count <= 30, "\(lines.count) samples in 0.5 s at 50 Hz")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-recorded-\(UUID()).csv")
+        try recorded.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let replayed = try runOrientd(["replay", "--fast", file.path])
+        #expect(replayed.stdout.contains("\"device\":\"landscape-left\""), "\(replayed.stdout) \(replayed.stderr)")
+    }
+
+    @Test("orientd run: a sensor event, then orientation events; with no sensor, exit 69 and what to do")
+    func run() throws {
+        let bed = Testbed()
+        let none = try runOrientd(["run"])
+        #expect(none.status == 69)
+        #expect(none.stderr.contains("no accelerometer found"))
+        #expect(none.stderr.contains("orientd replay Recordings/"))
+        #expect(none.stderr.contains("--wait"))
+        try bed.add(FakeAccelerometer.polled(raw: (0, -1024, 60)))
+        let running = try runOrientd(["run"], seconds: 1)
+        let events = running.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(events.first?["event"] as? String == "sensor")
+        #expect(events.first?["state"] as? String == "attached")
+        #expect(events.first?["read"] as? String == "polled")
+        #expect(events.dropFirst().first?["device"] as? String == "portrait")
+    }
+}
