@@ -12,7 +12,7 @@ RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 all: build
 
 help:
-	@echo "make demo        replay a bundled recording at its recorded pace (JSON events on stdout)"
+	@echo "make demo        read the accelerometer, or without one replay a bundled recording (JSON events on stdout)"
 	@echo "make test        build with warnings as errors and run every test"
 	@echo "make benchmark   print classifier and replay costs (see Benchmarks/)"
 	@echo "make recordings  regenerate Recordings/*.csv from Recordings/scenarios/"
@@ -28,8 +28,13 @@ build: dependencies
 release: dependencies
 	@$(SWIFT) build -c release >&2
 
+# The main job: the live sensor when there is one, else the bundled recording.
 demo: release
-	@.build/release/orientd replay $(RECORDING)
+	@if .build/release/orientd list --json 2>/dev/null | jq -e 'any(.[]; .chosen)' >/dev/null; then \
+		echo "make demo: reading the accelerometer (Ctrl-C stops)" >&2; .build/release/orientd run; \
+	else \
+		echo "make demo: no accelerometer here; replaying $(RECORDING)" >&2; .build/release/orientd replay $(RECORDING); \
+	fi
 
 # umockdev-wrapper preloads umockdev, so the live-sensor tests can give the real libudev
 # and libiio a fake sysfs and /dev; without it they are skipped, loudly.
