@@ -62,15 +62,8 @@ struct Record: AsyncParsableCommand {
                     line.removeAll(keepingCapacity: true)
                     writer.append(Sample(time: t, acceleration: sample.acceleration), to: &line)
                     try output.write(line)
-                case .lost(let device, let reason):
-                    diagnostics.warning("\(device) lost: \(reason); waiting for it to return")
-                case .waiting(let message):
-                    diagnostics.note(message)
-                case .warning(let message):
-                    diagnostics.warning(message)
-                case .failed(let message):
-                    diagnostics.error(message)
-                    throw ExitCode(69)
+                case .lost, .waiting, .warning, .failed:
+                    try diagnostics.report(event)
                 }
             }
         } catch is EventOutput.ConsumerGone {

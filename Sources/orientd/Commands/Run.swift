@@ -55,16 +55,9 @@ struct Run: AsyncParsableCommand {
                     if let e = pipeline.process(sample) { try output.write(e.jsonLine) }
                 case .lost(let device, let reason):
                     try output.write(SensorEventLine.lost(device: device, reason: reason, time: pipeline.lastTime))
-                    diagnostics.warning("\(device) lost: \(reason); waiting for it to return")
-                case .waiting(let message):
-                    diagnostics.note(message)
-                case .warning(let message):
-                    diagnostics.warning(message)
-                case .failed(let message):
-                    diagnostics.error(message)
-                    diagnostics.note("to try orientd without a sensor, replay a recording: orientd replay Recordings/picked-up-from-table.csv")
-                    diagnostics.note("to wait for a sensor to appear, use: orientd run --wait")
-                    throw ExitCode(69)  // EX_UNAVAILABLE
+                    try diagnostics.report(event)
+                case .waiting, .warning, .failed:
+                    try diagnostics.report(event)
                 }
             }
         } catch is EventOutput.ConsumerGone {

@@ -1,0 +1,25 @@
+import ArgumentParser
+import OrientdIO
+import OrientdLinux
+
+extension Diagnostics {
+    /// Says on standard error what a sensor event means for people; a failure ends the
+    /// command with EX_UNAVAILABLE (69) after saying what to do instead.
+    func report(_ event: SensorEvent) throws {
+        switch event {
+        case .lost(let device, let reason):
+            warning("\(device) lost: \(reason); waiting for it to return")
+        case .waiting(let message):
+            note(message)
+        case .warning(let message):
+            warning(message)
+        case .failed(let message):
+            error(message)
+            note("to try orientd without a sensor, replay a recording: orientd replay Recordings/picked-up-from-table.csv")
+            note("to wait for a sensor to appear, use: orientd run --wait")
+            throw ExitCode(69)
+        case .attached, .sample:
+            break
+        }
+    }
+}
