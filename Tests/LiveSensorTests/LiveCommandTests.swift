@@ -82,3 +82,34 @@ extension LiveSensorTests {
         #expect(events.dropFirst().first?["device"] as? String == "portrait")
     }
 }
+
+extension LiveSensorTests {
+    @Test("--uri reads a sensor through iiod (on loopback) with the same code as a local one")
+    func remoteThroughIiod() throws {
+        let bed = Testbed()
+        try bed.add(FakeAccelerometer.polled(raw: (-1024, 0, 60)))
+        let iiod = Process()
+        iiod.executableURL = URL(fileURLWithPath: "/usr/sbin/iiod")
+        iiod.standardOutput = FileHandle.nullDevice
+        iiod.standardError = FileHandle.nullDevice
+        try iiod.run()
+        defer {
+            // SIGKILL: iiod may not answer SIGTERM while a client thread is blocked.
+            kill(iiod.processIdentifier, SIGKILL)
+            iiod.waitUntilExit()
+        }
+        // iiod serves the testbed's devices; wait until it answers.
+        var listed = try runOrientd(["list", "--json", "--uri", "ip:127.0.0.1"])
+        for _ in 0..<30 where !listed.stdout.contains("iio:device0") {
+            usleep(100_000)
+            listed = try runOrientd(["list", "--json", "--uri", "ip:127.0.0.1"])
+        }
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stderr)")
+        #expect(iiod.isRunning, "iiod exited (is another iiod holding port 30431?)")
+        #expect(array.first?["device"] as? String == "iio:device0")
+        #expect(array.first?["path"] as? String == "ip:127.0.0.1 iio:device0")
+        let running = try runOrientd(["run", "--uri", "ip:127.0.0.1"], seconds: 1.5)
+        #expect(running.stdout.contains("\"event\":\"sensor\",\"state\":\"attached\""))
+        #expect(running.stdout.contains("\"device\":\"landscape-left\""), "\(running.stdout) \(running.stderr)")
+    }
+}
