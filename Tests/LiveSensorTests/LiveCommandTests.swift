@@ -113,3 +113,14 @@ extension LiveSensorTests {
         #expect(running.stdout.contains("\"device\":\"landscape-left\""), "\(running.stdout) \(running.stderr)")
     }
 }
+
+extension LiveSensorTests {
+    @Test("orientd run says so when the readings are counts, not m/s² (a scale of 1)")
+    func wrongUnits() throws {
+        let bed = Testbed()
+        try bed.add(FakeAccelerometer.polled(raw: (0, -1024, 0), scale: "1"))
+        let running = try runOrientd(["run"], seconds: 2)
+        #expect(running.stderr.contains("iio:device0: readings are about 1024.000 m/s² (104.419 g), not gravity"), "\(running.stderr)")
+        #expect(!running.stdout.contains("\"event\":\"orientation\""), "no pose is decided from such readings")
+    }
+}

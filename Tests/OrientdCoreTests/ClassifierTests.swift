@@ -271,3 +271,19 @@ struct ClassifierTests {
         #expect(throws: Never.self) { try ClassifierParameters().validate() }
     }
 }
+
+@Suite("Units check")
+struct UnitsCheckTests {
+    @Test("says once that readings in counts or g are not m/s², and nothing for gravity")
+    func units() {
+        var counts = UnitsCheck(window: 10)
+        var messages = (0..<30).compactMap { _ in counts.check(Vector3(0, -1024, 0)) }
+        #expect(messages.count == 1)
+        #expect(messages.first?.hasPrefix("readings are about 1024.000 m/s² (104.419 g), not gravity") == true)
+        var inG = UnitsCheck(window: 10)
+        messages = (0..<30).compactMap { _ in inG.check(Vector3(0, -1, 0.05)) }
+        #expect(messages.first?.contains("(0.102 g)") == true)
+        var fine = UnitsCheck(window: 10)
+        #expect((0..<30).compactMap { i in fine.check(Vector3(0, -9.8 + Double(i % 3), 0.3)) }.isEmpty)
+    }
+}

@@ -30,8 +30,10 @@ public struct ClassifierParameters: Hashable, Sendable {
     public var holdTime: Double = 0.12
 
     /// The first pose after start needs only this hold (s), so the first event comes
-    /// quickly; it is still subject to `minimumSamples` and `settleTime`.
-    public var initialHoldTime: Double = 0.03
+    /// quickly (two readings 20 ms apart at 50 Hz: the daemon's first event lands about
+    /// 40 ms after exec, within its 50 ms target); it is still subject to
+    /// `minimumSamples` and `settleTime`.
+    public var initialHoldTime: Double = 0.02
 
     /// A new pose must be proposed by at least this many consecutive readings (with
     /// distinct timestamps), so a single reading never decides, even at 1 Hz.

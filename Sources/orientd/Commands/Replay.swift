@@ -61,6 +61,7 @@ struct Replay: ParsableCommand {
         var pacer = Pacer(speed: speed)
         var samples = 0
         var strictFailure = false
+        var units = UnitsCheck()
         do {
             try reader.read { event in
                 switch event {
@@ -75,6 +76,9 @@ struct Replay: ParsableCommand {
                     }
                 case .sample(let sample, _):
                     samples += 1
+                    if let message = units.check(sample.acceleration) {
+                        diagnostics.warning("\(reader.displayName): \(message)")
+                    }
                     if !fast { pacer.wait(until: sample.time) }
                     if let event = pipeline?.process(sample) {
                         try output.write(event.jsonLine)

@@ -44,14 +44,21 @@ struct Run: AsyncParsableCommand {
         // of standard output goes away the loop ends and the reader thread is stopped, so
         // no sensor is kept awake (and polled) for nobody.
         defer { reader.stop() }
+        var units = UnitsCheck()
+        var device = ""
         do {
             for await event in reader.start() {
                 switch event {
                 case .attached(let info):
                     pipeline.replaceSensor(mountMatrix: info.mountMatrix)
+                    units = UnitsCheck()
+                    device = info.candidate.id
                     try output.write(SensorEventLine.attached(info, time: pipeline.lastTime))
                     diagnostics.note("reading \(info.candidate.id) (\(info.candidate.name ?? "unnamed")), \(info.readPath.rawValue)")
                 case .sample(let sample):
+                    if let message = units.check(sample.acceleration) {
+                        diagnostics.warning("\(device): \(message); 'orientd list' shows the scale in use")
+                    }
                     if let e = pipeline.process(sample) { try output.write(e.jsonLine) }
                 case .lost(let device, let reason):
                     try output.write(SensorEventLine.lost(device: device, reason: reason, time: pipeline.lastTime))
