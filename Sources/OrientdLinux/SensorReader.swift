@@ -232,6 +232,8 @@ struct ReadLoop {
         let interval = 1 / max(configuration.rate, 0.1)
         var deadline = ReadLoop.monotonic()
         var failures = 0
+        var failingSince: Double?
+        var reportedPersistent = false
         while true {
             var raw: [Double] = []
             var readError: IIOError?
@@ -252,8 +254,22 @@ struct ReadLoop {
             if let readError {
                 if readError.isNoDevice { return "\(readError)" }
                 failures += 1
-                if failures == 1 || failures % 100 == 0 { emit(.warning("\(readError) (\(failures) failed reads so far; retrying)")) }
+                let since = failingSince ?? now
+                failingSince = since
+                // The first failure, then once when failing has lasted a second, then every
+                // 100: a sensor that keeps failing is never silent for long.
+                if failures == 1 || failures % 100 == 0 {
+                    emit(.warning("\(readError) (\(failures) failed reads so far; retrying)"))
+                } else if now - since >= 1, !reportedPersistent {
+                    reportedPersistent = true
+                    emit(.warning("\(readError): reads have failed for over a second (\(failures) tries); still retrying"))
+                }
             } else {
+                if failures > 0, reportedPersistent {
+                    emit(.warning("\(device.id): reading again after \(failures) failed reads"))
+                }
+                failingSince = nil
+                reportedPersistent = false
                 failures = 0
                 let v = info.calibration.apply(x: raw[0], y: raw[1], z: raw[2])
                 emit(.sample(Sample(time: now - start, acceleration: v)))

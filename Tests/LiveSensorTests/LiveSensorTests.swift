@@ -267,3 +267,31 @@ struct LiveSensorTests {
         #expect(pose == .portrait)
     }
 }
+
+extension LiveSensorTests {
+    @Test("reads that keep failing are reported after a second, and so is the recovery")
+    func persistentReadFailures() async throws {
+        let bed = Testbed()
+        try bed.add(FakeAccelerometer.polled(raw: (0, -1024, 0)))
+        var samples = 0
+        var broken = false
+        var fixed = false
+        let seen = await collect(configuration(), seconds: 8) { event in
+            if event.sample != nil {
+                samples += 1
+                if !broken {
+                    bed.setAttribute(FakeAccelerometer.syspath(), "in_accel_z_raw", "not-a-number")
+                    broken = true
+                }
+            }
+            if let w = event.warningText, w.contains("failed for over a second"), !fixed {
+                bed.setAttribute(FakeAccelerometer.syspath(), "in_accel_z_raw", "0")
+                fixed = true
+            }
+            return event.warningText?.contains("reading again") == true
+        }
+        let warnings = seen.compactMap(\.warningText)
+        #expect(warnings.contains { $0.contains("reads have failed for over a second") }, "\(warnings)")
+        #expect(warnings.last?.hasPrefix("iio:device0: reading again after") == true, "\(warnings)")
+    }
+}
