@@ -38,14 +38,24 @@ let package = Package(
         .target(
             name: "OrientdLinux",
             dependencies: [
-                "OrientdCore", "CIIO", "CUdev",
+                "OrientdCore", "OrientdIO", "CIIO", "CUdev",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
+        // signalfd, eventfd, pidfd and posix_spawn, which Swift's Glibc module lacks.
+        .systemLibrary(name: "CLinux"),
+        // The daemon around the pipeline: the control loop, the socket and its clients,
+        // hooks, signals, the persisted lock, and the sources it runs (sensor, recording).
+        .target(
+            name: "OrientdDaemon",
+            dependencies: [
+                "OrientdCore", "OrientdIO", "OrientdLinux", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // The command line: one type per subcommand.
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientdCore", "OrientdSimulation", "OrientdIO", "OrientdLinux",
+                "OrientdCore", "OrientdSimulation", "OrientdIO", "OrientdLinux", "OrientdDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "OrientdCoreTests", dependencies: ["OrientdCore"]),

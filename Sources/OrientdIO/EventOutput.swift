@@ -8,7 +8,7 @@ import Darwin
 
 /// Writes whole event lines to a file descriptor (standard output by default), one
 /// write per line so a consumer never sees half a line, and nothing buffered behind it.
-public struct EventOutput {
+public struct EventOutput: Sendable {
     public let descriptor: FileDescriptor
 
     /// The consumer closed its end (EPIPE): the run should end quietly.

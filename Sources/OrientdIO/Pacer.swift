@@ -24,6 +24,17 @@ public struct Pacer {
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
+    /// Seconds until `streamTime` is due (negative when late), for a caller that waits
+    /// on something else as well. The first call defines the start.
+    public mutating func secondsUntil(_ streamTime: Double) -> Double {
+        guard let origin else {
+            self.origin = streamTime
+            startTime = Self.monotonicNow()
+            return 0
+        }
+        return startTime + (streamTime - origin) / speed - Self.monotonicNow()
+    }
+
     /// Waits until `streamTime` is due. The first call defines the start.
     public mutating func wait(until streamTime: Double) {
         guard let origin else {

@@ -1,5 +1,6 @@
 import CIIO
 import OrientdCore
+import OrientdIO
 
 #if canImport(Glibc)
 import Glibc
@@ -42,26 +43,27 @@ public struct SensorReader: Sendable {
         self.configuration = configuration
     }
 
-    /// Starts the thread; events arrive on the stream until `stop()`.
-    public func start() -> AsyncStream<SensorEvent> {
-        let (stream, continuation) = AsyncStream<SensorEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+    /// Starts the thread; `handle` is called on it with every event, then `finished`
+    /// once the loop and everything it opened (context, buffer, udev monitor) are
+    /// closed, so whoever waits for the end can tear down after it.
+    public func start(
+        _ handle: @escaping @Sendable (SensorEvent) -> Void, finished: @escaping @Sendable () -> Void = {}
+    ) {
         let configuration = configuration
         let stopPipe = stopPipe
         BackgroundThread.start {
-            Self.runLoop(configuration, stopPipe, continuation)
-            // Finished only once the loop and everything it opened (context, buffer, udev
-            // monitor) are closed, so whoever waits for the end can tear down after it.
-            continuation.finish()
+            var loop = ReadLoop(configuration: configuration, stop: stopPipe.readEnd, emit: handle)
+            loop.run()
+            withExtendedLifetime(loop) {}
+            finished()
         }
-        return stream
     }
 
-    private static func runLoop(
-        _ configuration: Configuration, _ stopPipe: WakeUpPipe, _ continuation: AsyncStream<SensorEvent>.Continuation
-    ) {
-        var loop = ReadLoop(configuration: configuration, stop: stopPipe.readEnd, emit: { continuation.yield($0) })
-        loop.run()
-        withExtendedLifetime(loop) {}
+    /// Starts the thread; events arrive on the stream until `stop()`.
+    public func start() -> AsyncStream<SensorEvent> {
+        let (stream, continuation) = AsyncStream<SensorEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        start({ continuation.yield($0) }, finished: { continuation.finish() })
+        return stream
     }
 
     /// Ends the thread at its next wake-up (at once: the pipe wakes its poll).

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct Orientd: AsyncParsableCommand {
+struct Orientd: ParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -21,7 +21,7 @@ struct Orientd: AsyncParsableCommand {
               orientd simulate Recordings/scenarios/riding-a-bus.scenario --seed 7 > bus.csv
             """,
         version: version,
-        subcommands: [Run.self, List.self, Record.self, Replay.self, Evaluate.self, Simulate.self],
+        subcommands: [Run.self, List.self, Record.self, Replay.self, Ctl.self, Monitor.self, Evaluate.self, Simulate.self],
         defaultSubcommand: Run.self
     )
 }

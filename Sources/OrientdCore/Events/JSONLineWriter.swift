@@ -42,6 +42,12 @@ public struct JSONLineWriter: Sendable {
     /// Non-finite values, which JSON cannot carry, become null.
     public mutating func add(_ key: String, _ value: Double, decimals: Int = 6) {
         self.key(key)
+        Self.appendNumber(value, decimals: decimals, to: &bytes)
+    }
+
+    /// `value` as JSON prints it here: at most `decimals` places, trailing zeros dropped
+    /// (`3.52`, `4`), no `-0`; non-finite values, which JSON cannot carry, as null.
+    public static func appendNumber(_ value: Double, decimals: Int, to bytes: inout [UInt8]) {
         guard value.isFinite else {
             bytes.append(contentsOf: "null".utf8)
             return
@@ -57,6 +63,13 @@ public struct JSONLineWriter: Sendable {
         }
     }
 
+    /// `value` as text, the way `appendNumber` writes it.
+    public static func number(_ value: Double, decimals: Int = 6) -> String {
+        var bytes: [UInt8] = []
+        appendNumber(value, decimals: decimals, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     public mutating func add(_ key: String, strings: [String]) {
         self.key(key)
         bytes.append(UInt8(ascii: "["))
@@ -65,6 +78,12 @@ public struct JSONLineWriter: Sendable {
             Self.appendString(s, to: &bytes)
         }
         bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// A value that is already JSON (an object or a list built by another writer).
+    public mutating func addRaw(_ key: String, _ json: [UInt8]) {
+        self.key(key)
+        bytes.append(contentsOf: json)
     }
 
     public mutating func addNull(_ key: String) {

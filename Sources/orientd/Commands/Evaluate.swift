@@ -34,8 +34,7 @@ struct Evaluate: ParsableCommand {
 
     func run() throws {
         let diagnostics = Diagnostics()
-        let factory = PipelineFactory(
-            policy: policy, classifier: classifier, mountMatrix: mountMatrix, diagnostics: diagnostics)
+        let factory = PipelineFactory(policy: policy, classifier: classifier, mountMatrix: mountMatrix)
         var failures = 0
         var worst = 0.0
         for path in paths {
@@ -44,7 +43,9 @@ struct Evaluate: ParsableCommand {
                 let reader = try RecordingReader(path: path, mountMatrixOverridden: mountMatrix.text != nil)
                 defer { reader.close() }
                 verdict = try LabelledReplay.run(reader, latencyBound: latencyBound) { header, matrix, line in
-                    try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
+                    let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
+                    made.warnings.forEach { diagnostics.warning($0) }
+                    return made.pipeline
                 } warning: { diagnostics.warning($0.description) }
             } catch {
                 print("ERROR \(path): \(error)")

@@ -2,21 +2,31 @@ import ArgumentParser
 import OrientdCore
 import OrientdIO
 
-/// Builds the pipeline for a recording once its header is known: the mount matrix
-/// (flag, else header, else identity, with its oddities reported), the natural
-/// orientation, the supported set and the lock.
-struct PipelineFactory {
+/// Builds the pipeline from the flags (and, for a recording, its header once known): the
+/// mount matrix (flag, else header, else identity, with its oddities reported), the
+/// natural orientation, the supported set, and the lock (the flag, else the saved one).
+struct PipelineFactory: Sendable {
     var policy: PolicyOptions
     var classifier: ClassifierOptions
     var mountMatrix: MountMatrixOption
-    var diagnostics: Diagnostics
+    /// The lock saved by an earlier run, applied when --lock is not given.
+    var savedLock: RotationSet?
 
     /// Fatal input: the caller stops with EX_DATAERR.
-    struct DataError: Error { var message: String }
+    struct DataError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// A pipeline and what is worth a warning about how it was built.
+    struct Made {
+        var pipeline: OrientationPipeline
+        var warnings: [String] = []
+    }
 
     func make(
         header: RecordingHeader, headerMatrix: MountMatrix?, matrixLine: Int, source: String
-    ) throws -> OrientationPipeline {
+    ) throws -> Made {
         let matrix: MountMatrix
         let place: String
         if let flag = try mountMatrix.matrix {
@@ -29,23 +39,32 @@ struct PipelineFactory {
             matrix = .identity
             place = ""
         }
+        var warnings: [String] = []
         for finding in matrix.findings {
             if finding.isFatal {
                 throw DataError(message: "\(place): \(finding); cannot use it (give --mount-matrix to override)")
             }
-            diagnostics.warning("\(place): \(finding); using it as given")
+            warnings.append("\(place): \(finding); using it as given")
         }
-        let natural = try policy.resolvedNatural(header: header)
-        var pipeline = OrientationPipeline(
-            mountMatrix: matrix, parameters: classifier.parameters,
-            supported: try policy.supportedSet(natural: natural), natural: natural)
+        var made = try make(natural: try policy.resolvedNatural(header: header), mountMatrix: matrix)
+        made.warnings = warnings + made.warnings
+        return made
+    }
+
+    func make(natural: NaturalOrientation, mountMatrix matrix: MountMatrix) throws -> Made {
+        var made = Made(
+            pipeline: OrientationPipeline(
+                mountMatrix: matrix, parameters: classifier.parameters,
+                supported: try policy.supportedSet(natural: natural), natural: natural))
         if let lock = try policy.lockSet(natural: natural) {
-            let outcome = pipeline.lock(lock).outcome
-            if outcome.overridesConfigured {
-                diagnostics.warning(
-                    "--lock \(policy.lock ?? ""): none of it is in --supported \(policy.supported ?? ""); the lock wins")
+            if made.pipeline.lock(lock).outcome.overridesConfigured {
+                made.warnings.append("--lock \(policy.lock ?? ""): none of it is in --supported \(policy.supported ?? ""); the lock wins")
+            }
+        } else if let savedLock {
+            if made.pipeline.lock(savedLock).outcome.overridesConfigured {
+                made.warnings.append("the saved lock has nothing in common with --supported \(policy.supported ?? ""); the lock wins")
             }
         }
-        return pipeline
+        return made
     }
 }

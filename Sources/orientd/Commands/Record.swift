@@ -2,8 +2,11 @@ import ArgumentParser
 import OrientdCore
 import OrientdIO
 import OrientdLinux
+import OrientdDaemon
+import Glibc
+import Synchronization
 
-struct Record: AsyncParsableCommand {
+struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record the accelerometer in orientd's recording format, for replay and bug reports.",
         discussion: """
@@ -30,44 +33,98 @@ struct Record: AsyncParsableCommand {
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be a number > 0, got \(seconds)") }
     }
 
-    func run() async throws {
+    func run() throws {
         EventOutput.ignoreBrokenPipeSignal()
-        let diagnostics = Diagnostics()
-        let output = EventOutput()
+        // Blocked before the reader's thread starts (it inherits the mask), so Ctrl-C
+        // ends the recording here, between two whole lines.
+        let signals = try SignalDescriptor([SIGINT, SIGTERM])
+        let recorder = Recorder(seconds: seconds, header: { info in
+            var header = RecordingHeader()
+            header[RecordingHeader.Key.rate] = info.samplingFrequency.map { "\($0)" } ?? "\(sensor.rate)"
+            header[RecordingHeader.Key.mountMatrix] = info.mountMatrix.description
+            header[RecordingHeader.Key.device] = "\(info.candidate.id) \(info.candidate.name ?? "")"
+            header["read"] = info.readPath.rawValue
+            header[RecordingHeader.Key.description] = description ?? "recorded by orientd \(Orientd.version)"
+            return header.text
+        })
         let reader = SensorReader(configuration: sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: false))
-        defer { reader.stop() }
+        reader.start({ recorder.handle($0) }, finished: { recorder.done.signal() })
+        var fds = [
+            pollfd(fd: recorder.done.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        while poll(&fds, 2, -1) < 0 && errno == EINTR {}
+        reader.stop()
+        try recorder.finish()
+    }
+}
+
+/// The recording's state, touched by the sensor thread (samples) and the main thread
+/// (the end) under one lock.
+private final class Recorder: Sendable {
+    struct State {
         var origin: Double?
         var line: [UInt8] = []
-        let writer = RecordingWriter()
-        do {
-            loop: for await event in reader.start() {
+        var status: Int32?
+        var diagnostics = Diagnostics()
+    }
+
+    let seconds: Double?
+    let header: @Sendable (AccelerometerInfo) -> String
+    let state = Mutex(State())
+    /// Signalled when the recording should end.
+    let done = WakeUpPipe()
+    let writer = RecordingWriter()
+    let output = EventOutput()
+
+    init(seconds: Double?, header: @escaping @Sendable (AccelerometerInfo) -> String) {
+        self.seconds = seconds
+        self.header = header
+    }
+
+    func handle(_ event: SensorEvent) {
+        state.withLock { state in
+            guard state.status == nil else { return }
+            do {
                 switch event {
                 case .attached(let info):
-                    guard origin == nil else {
-                        diagnostics.warning("\(info.candidate.id) is back; recording goes on")
-                        continue
+                    guard state.origin == nil else {
+                        state.diagnostics.warning("\(info.candidate.id) is back; recording goes on")
+                        return
                     }
-                    var header = RecordingHeader()
-                    header[RecordingHeader.Key.rate] = info.samplingFrequency.map { "\($0)" } ?? "\(sensor.rate)"
-                    header[RecordingHeader.Key.mountMatrix] = info.mountMatrix.description
-                    header[RecordingHeader.Key.device] = "\(info.candidate.id) \(info.candidate.name ?? "")"
-                    header["read"] = info.readPath.rawValue
-                    header[RecordingHeader.Key.description] = description ?? "recorded by orientd \(Orientd.version)"
-                    try output.write(Array(header.text.utf8))
+                    try output.write(Array(header(info).utf8))
                 case .sample(let sample):
-                    let start = origin ?? sample.time
-                    origin = start
+                    let start = state.origin ?? sample.time
+                    state.origin = start
                     let t = sample.time - start
-                    if let seconds, t > seconds { break loop }
-                    line.removeAll(keepingCapacity: true)
-                    writer.append(Sample(time: t, acceleration: sample.acceleration), to: &line)
-                    try output.write(line)
+                    if let seconds, t > seconds {
+                        state.status = 0
+                        done.signal()
+                        return
+                    }
+                    state.line.removeAll(keepingCapacity: true)
+                    writer.append(Sample(time: t, acceleration: sample.acceleration), to: &state.line)
+                    try output.write(state.line)
                 case .lost, .waiting, .warning, .failed:
-                    try diagnostics.report(event)
+                    try state.diagnostics.report(event)
                 }
+            } catch is EventOutput.ConsumerGone {
+                state.diagnostics.note("standard output was closed by its reader; stopping")
+                state.status = 0
+                done.signal()
+            } catch let exit as ExitCode {
+                state.status = exit.rawValue
+                done.signal()
+            } catch {
+                state.diagnostics.error("\(error)")
+                state.status = 74  // EX_IOERR
+                done.signal()
             }
-        } catch is EventOutput.ConsumerGone {
-            diagnostics.note("standard output was closed by its reader; stopping")
         }
+    }
+
+    func finish() throws {
+        let status = state.withLock { $0.status ?? 0 }
+        if status != 0 { throw ExitCode(status) }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientdCore
+import OrientdDaemon
 import OrientdIO
 
 struct Replay: ParsableCommand {
@@ -10,6 +11,10 @@ struct Replay: ParsableCommand {
             possible with --fast: the events and their 'time' values are the same) and \
             prints one JSON event per line on standard output: once for the first certain \
             state, then on every change of device pose, screen orientation or lock.
+
+            Commands on standard input (unless the recording comes from it) and on \
+            --socket work as with 'run', and --exec runs hooks; the replay ends once the \
+            last hook has finished.
 
             Bad sample lines are skipped with a warning naming FILE:LINE; a broken header \
             stops the replay (exit status 65). --strict makes every warning fatal.
@@ -35,6 +40,14 @@ struct Replay: ParsableCommand {
     var strict = false
 
     @OptionGroup(title: "Screen orientation") var policy: PolicyOptions
+    @OptionGroup(title: "Control, subscribers and hooks") var daemon: DaemonOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Read and save the rotation lock here, as 'run' does (a replay keeps it in memory by default).",
+            discussion: "Example: --state-directory /tmp/orientd-state", valueName: "directory"))
+    var stateDirectory: String?
+
     @OptionGroup(title: "Calibration") var mountMatrix: MountMatrixOption
     @OptionGroup(title: "Classifier parameters") var classifier: ClassifierOptions
 
@@ -43,70 +56,24 @@ struct Replay: ParsableCommand {
     }
 
     func run() throws {
-        EventOutput.ignoreBrokenPipeSignal()
         let diagnostics = Diagnostics()
-        let output = EventOutput()
-        let factory = PipelineFactory(
-            policy: policy, classifier: classifier, mountMatrix: mountMatrix, diagnostics: diagnostics)
-        let reader: RecordingReader
-        do {
-            reader = try RecordingReader(path: path, mountMatrixOverridden: mountMatrix.text != nil)
-        } catch {
-            diagnostics.error(error.description)
-            throw ExitCode(66)  // EX_NOINPUT
+        let saved = DaemonLauncher.savedLock(in: stateDirectory, commandLineLock: policy.lock, diagnostics: diagnostics)
+        let factory = PipelineFactory(policy: policy, classifier: classifier, mountMatrix: mountMatrix, savedLock: saved)
+        var configuration = try daemon.configuration(live: false, stateDirectory: stateDirectory)
+        // The recording is read from standard input: commands cannot be.
+        if path == "-" { configuration.commandsFromStandardInput = false }
+        let source = RecordingSource(
+            path: path, mountMatrixOverridden: mountMatrix.text != nil, speed: fast ? nil : speed, strict: strict
+        ) { header, matrix, line, name in
+            let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: name)
+            return (made.pipeline, made.warnings)
         }
-        defer { reader.close() }
-
-        var pipeline: OrientationPipeline?
-        var pacer = Pacer(speed: speed)
-        var samples = 0
-        var strictFailure = false
-        var units = UnitsCheck()
-        do {
-            try reader.read { event in
-                switch event {
-                case .header(let header, let matrix, let line):
-                    pipeline = try factory.make(
-                        header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
-                case .warning(let issue):
-                    diagnostics.warning(issue.description)
-                    if strict {
-                        strictFailure = true
-                        return .stop
-                    }
-                case .sample(let sample, _):
-                    samples += 1
-                    if let message = units.check(sample.acceleration) {
-                        diagnostics.warning("\(reader.displayName): \(message)")
-                    }
-                    if !fast { pacer.wait(until: sample.time) }
-                    if let event = pipeline?.process(sample) {
-                        try output.write(event.jsonLine)
-                    }
-                }
-                return .proceed
-            }
-        } catch is EventOutput.ConsumerGone {
-            diagnostics.note("standard output was closed by its reader; stopping")
-            return
-        } catch let issue as InputIssue {
-            diagnostics.error(issue.description)
-            throw ExitCode(65)  // EX_DATAERR
-        } catch let error as PipelineFactory.DataError {
-            diagnostics.error(error.message)
-            throw ExitCode(65)
-        } catch let error as RecordingReader.OpenError {
-            diagnostics.error(error.description)
-            throw ExitCode(66)
-        }
-        diagnostics.summarise()
-        if strictFailure {
-            diagnostics.error("stopped at the first warning (--strict)")
-            throw ExitCode(65)
-        }
-        if pipeline?.current == nil {
-            diagnostics.note(
-                "no certain orientation in \(samples) sample(s) of \(reader.displayName): were they all in motion, or not in m/s²?")
-        }
+        // Until the header is read, a placeholder: commands wait for the real pipeline.
+        let placeholder = OrientationService(pipeline: OrientationPipeline())
+        try DaemonLauncher.run(
+            { () throws(Daemon.DaemonError) in
+                try Daemon(configuration: configuration, service: placeholder, ready: false, diagnostics: diagnostics)
+            },
+            source: source, diagnostics: diagnostics)
     }
 }

@@ -7,13 +7,13 @@ import Glibc
 /// Starts a detached POSIX thread. orientd's blocking C reads (udev, IIO buffers) each
 /// get one, so the rest of the program never blocks on them; Foundation's Thread would
 /// pull Foundation into the daemon, whose resident size is a target.
-enum BackgroundThread {
+public enum BackgroundThread {
     private final class Box {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
-    static func start(_ body: @escaping @Sendable () -> Void) {
+    public static func start(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         let r = pthread_create(&thread, nil, { raw in
@@ -57,6 +57,9 @@ public final class WakeUpPipe: Sendable {
             close(writeEnd)
         }
     }
+
+    /// Whether `signal()` was called, without a system call.
+    public var isSignalled: Bool { signalled.load(ordering: .acquiring) }
 
     deinit {
         signal()

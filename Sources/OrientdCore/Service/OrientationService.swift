@@ -1,0 +1,114 @@
+/// The daemon's state and rules, without its I/O: the pipeline, what the sensor source
+/// reported, and the control commands, producing the lines to broadcast in order.
+///
+/// The daemon holds one of these behind a lock shared by the sensor thread (samples) and
+/// the control thread (commands), so lock, unlock and samples are applied in one order
+/// and every consumer sees the same sequence of events.
+public struct OrientationService: Sendable {
+    public private(set) var pipeline: OrientationPipeline
+    /// The device being read (sensor id or recording name), for `status`.
+    public private(set) var source: String?
+    private var units = UnitsCheck()
+    /// What is waiting to be broadcast, oldest first.
+    public private(set) var outbox: [Outgoing] = []
+
+    public enum Outgoing: Sendable {
+        /// An orientation event: broadcast, and run the hooks if the screen changed.
+        case orientation(OrientationEvent)
+        /// Any other event line (sensor, lock): broadcast.
+        case line([UInt8])
+        /// For people, on standard error.
+        case warning(String)
+        case note(String)
+    }
+
+    /// What a command did.
+    public struct Execution: Sendable {
+        public var reply: [UInt8]
+        /// The lock changed: persist it.
+        public var lockChanged = false
+    }
+
+    public init(pipeline: OrientationPipeline) {
+        self.pipeline = pipeline
+    }
+
+    // MARK: From the source
+
+    public mutating func process(_ sample: Sample) {
+        if let message = units.check(sample.acceleration) {
+            outbox.append(.warning("\(source ?? "the sensor"): \(message)"))
+        }
+        if let event = pipeline.process(sample) { outbox.append(.orientation(event)) }
+    }
+
+    /// A sensor (or the same one again) is being read; `line` is its `sensor` event.
+    public mutating func attach(source: String, mountMatrix: MountMatrix, line: [UInt8]?) {
+        self.source = source
+        units = UnitsCheck()
+        pipeline.replaceSensor(mountMatrix: mountMatrix)
+        if let line { outbox.append(.line(line)) }
+    }
+
+    /// The source's own event (a sensor lost) or message.
+    public mutating func post(_ item: Outgoing) {
+        outbox.append(item)
+    }
+
+    /// Takes everything waiting to be broadcast.
+    public mutating func takeOutbox() -> [Outgoing] {
+        defer { outbox.removeAll(keepingCapacity: true) }
+        return outbox
+    }
+
+    // MARK: From the control channel
+
+    /// Carries out `orientation`, `lock`, `lock current`, `unlock` and `supported`;
+    /// `source` ("stdin", "socket", ...) is named in the lock event. Other commands are
+    /// the daemon's (they concern connections, not the state).
+    public mutating func execute(_ command: ControlCommand, by source: String) -> Execution {
+        let before = pipeline.policy
+        var warning: String?
+        switch command {
+        case .orientation:
+            return Execution(reply: ControlReply.success("orientation") { ControlReply.addState(of: pipeline, to: &$0) })
+        case .lock(let set, let words):
+            let (event, outcome) = pipeline.lock(set)
+            if outcome.overridesConfigured {
+                warning = "none of '\(words)' is supported (\(before.configured.typeNames(natural: pipeline.natural).joined(separator: ", "))); the lock wins"
+            }
+            finish(event, before: before, by: source)
+        case .lockCurrent:
+            finish(pipeline.lockCurrent(), before: before, by: source)
+        case .unlock:
+            finish(pipeline.unlock(), before: before, by: source)
+        case .supported(let set, _):
+            finish(pipeline.setSupported(set), before: before, by: source)
+        case .status, .monitor, .help, .quit:
+            preconditionFailure("\(command.name) is the daemon's to answer")
+        }
+        let reply = ControlReply.success(command.name) { json in
+            ControlReply.addState(of: pipeline, to: &json)
+            if let warning { json.add("warning", warning) }
+        }
+        return Execution(reply: reply, lockChanged: before.lock != pipeline.policy.lock)
+    }
+
+    private mutating func finish(_ event: OrientationEvent?, before: ScreenPolicy, by source: String) {
+        let policy = pipeline.policy
+        if before.lock != policy.lock || before.configured != policy.configured {
+            outbox.append(.line(LockEvent.line(time: pipeline.lastTime, policy: policy, natural: pipeline.natural, by: source)))
+        }
+        if let event { outbox.append(.orientation(event)) }
+    }
+
+    /// Applies a lock at start-up (the command line or the saved state), quietly: the
+    /// first orientation event carries it.
+    public mutating func restore(lock: RotationSet?) -> ScreenPolicy.LockOutcome? {
+        guard let lock else {
+            _ = pipeline.unlock()
+            return nil
+        }
+        return pipeline.lock(lock).outcome
+    }
+}

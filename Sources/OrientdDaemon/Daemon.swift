@@ -1,0 +1,478 @@
+import Glibc
+import OrientdCore
+import OrientdIO
+import SystemPackage
+
+/// The long-running part of `run` and `replay`: one control thread that serves standard
+/// input and output, the control socket and its clients, the hooks and the signals, in
+/// one poll(2) loop, while the source classifies on its own thread.
+///
+/// A hand-written loop rather than SwiftNIO or Swift concurrency: the daemon serves a
+/// handful of descriptors at a few events per minute, and its CPU and resident-size
+/// targets (README, "Live cost") leave no room for an event-loop group or Foundation.
+public final class Daemon {
+    public struct Configuration {
+        /// Listen on this Unix socket; nil for none.
+        public var socketPath: String?
+        public var socketMode: mode_t = 0o660
+        public var socketGroup: gid_t?
+        /// Read commands from standard input.
+        public var commandsFromStandardInput = true
+        public var hooks: [HookCommand] = []
+        public var hookTimeout = 10.0
+        /// Persist the lock here; nil to keep it in memory only (replay).
+        public var stateFile: StateFile?
+        /// How standard output treats a reader that falls behind.
+        var standardOutputPolicy: Endpoint.OverflowPolicy
+        /// More clients than this are turned away with an error line.
+        public var maximumClients = 1024
+
+        /// `run`: standard output drops and resynchronises a reader that falls behind.
+        /// `replay`: it never drops; the replay waits for the reader.
+        public init(live: Bool) {
+            standardOutputPolicy = live ? .resync : .backpressure
+        }
+    }
+
+    public let configuration: Configuration
+    private let diagnostics: Diagnostics
+    private let signals: SignalDescriptor
+    private let listener: UnixListener?
+    private let hooks: HookRunner
+    private let shared: SharedService
+    private let output: Endpoint
+    private var clients: [Endpoint] = []
+    private var clientSerial = 0
+    private let started = Pacer.monotonicNow()
+    private var sourceName = ""
+    /// Why the loop ends, and the exit status.
+    private var ending: (status: Int32, note: String?)?
+
+    /// Sets up what must exist before any thread starts: the blocked signals (threads
+    /// inherit the mask) and the socket (created under a tightened umask, which is
+    /// process-wide). Throws a message for a socket that cannot be created.
+    public init(configuration: Configuration, service: OrientationService, ready: Bool, diagnostics: Diagnostics) throws(DaemonError) {
+        self.configuration = configuration
+        self.diagnostics = diagnostics
+        do {
+            signals = try SignalDescriptor([SIGTERM, SIGINT, SIGHUP])
+            shared = try SharedService(service: service, ready: ready)
+        } catch {
+            throw DaemonError(status: 71, message: "cannot set up the control loop: \(error)")  // EX_OSERR
+        }
+        signal(SIGPIPE, SIG_IGN)
+        Self.raiseDescriptorLimit()
+        if let path = configuration.socketPath {
+            do {
+                listener = try UnixListener(path: path, mode: configuration.socketMode, group: configuration.socketGroup)
+            } catch {
+                throw DaemonError(status: 73, message: error.description)  // EX_CANTCREAT
+            }
+        } else {
+            listener = nil
+        }
+        hooks = HookRunner(commands: configuration.hooks, timeout: configuration.hookTimeout)
+        output = Self.standardStreams(configuration)
+    }
+
+    public struct DaemonError: Error, CustomStringConvertible {
+        public var status: Int32
+        public var message: String
+        public var description: String { message }
+    }
+
+    private static func standardStreams(_ configuration: Configuration) -> Endpoint {
+        var info = stat()
+        fstat(1, &info)
+        let type = info.st_mode & S_IFMT
+        let blocking = !(type == S_IFIFO || type == S_IFSOCK)
+        if !blocking { _ = fcntl(1, F_SETFL, fcntl(1, F_GETFL) | O_NONBLOCK) }
+        var input: Int32? = configuration.commandsFromStandardInput ? 0 : nil
+        if input != nil {
+            var inInfo = stat()
+            // Nothing to read from /dev/null (systemd's default) or a closed descriptor.
+            if fstat(0, &inInfo) != 0 || (inInfo.st_mode & S_IFMT) == S_IFCHR && isatty(0) == 0 { input = nil }
+        }
+        if let input { _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK) }
+        return Endpoint(
+            name: "standard input", origin: "stdin", read: input, write: 1, isSocket: false,
+            blockingWrites: blocking, policy: configuration.standardOutputPolicy, subscribed: true)
+    }
+
+    private static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+    }
+
+    /// Restores what `init` changed for the process: standard output's flags.
+    private func restoreStandardStreams() {
+        if !output.blockingWrites { _ = fcntl(1, F_SETFL, fcntl(1, F_GETFL) & ~O_NONBLOCK) }
+        if let fd = output.readDescriptor { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
+    }
+
+    /// Runs until the source ends, a signal, or standard output's reader leaves;
+    /// returns the exit status.
+    public func run(source: some SampleSource) -> Int32 {
+        sourceName = source.name
+        source.start(into: shared)
+        defer {
+            shared.stop()
+            source.stop()
+            restoreStandardStreams()
+        }
+        while ending == nil {
+            waitAndServe()
+        }
+        finishUp()
+        return ending?.status ?? 0
+    }
+
+    // MARK: The loop
+
+    private enum Slot {
+        case wake, signals, listener, standardInput, standardOutput
+        case clientRead(Endpoint), clientWrite(Endpoint)
+        case hook
+    }
+
+    private func waitAndServe() {
+        var fds: [pollfd] = []
+        var slots: [Slot] = []
+        func watch(_ fd: Int32, _ events: Int32, _ slot: Slot) {
+            fds.append(pollfd(fd: fd, events: Int16(events), revents: 0))
+            slots.append(slot)
+        }
+        let holdingBack = output.policy == .backpressure && output.output.count >= OutboundBuffer.defaultLimit
+        if !holdingBack { watch(shared.wake.descriptor, POLLIN, .wake) }
+        watch(signals.descriptor, POLLIN, .signals)
+        let ready = shared.isReady
+        if ready, let listener { watch(listener.descriptor, POLLIN, .listener) }
+        if ready, let fd = output.readDescriptor { watch(fd, POLLIN, .standardInput) }
+        if output.wantsWriteReadiness { watch(1, POLLOUT, .standardOutput) }
+        for client in clients {
+            if ready, let fd = client.readDescriptor { watch(fd, POLLIN, .clientRead(client)) }
+            if client.wantsWriteReadiness { watch(client.writeDescriptor, POLLOUT, .clientWrite(client)) }
+        }
+        for fd in hooks.descriptors { watch(fd, POLLIN, .hook) }
+        var timeout: Int32 = -1
+        if let deadline = hooks.deadline {
+            timeout = Int32(max(0, (deadline - Pacer.monotonicNow()) * 1000).rounded(.up))
+        }
+        let r = poll(&fds, nfds_t(fds.count), timeout)
+        if r < 0 {
+            if errno != EINTR { diagnostics.warning("poll: \(Errno(rawValue: errno))") }
+            return
+        }
+        var wokeForEvents = false
+        for (pfd, slot) in zip(fds, slots) where pfd.revents != 0 {
+            switch slot {
+            case .wake: wokeForEvents = true
+            case .signals: handleSignals()
+            case .listener: acceptClients()
+            case .standardInput: readCommands(from: output)
+            case .standardOutput: flush(output)
+            case .clientRead(let client): readCommands(from: client)
+            case .clientWrite(let client): flush(client)
+            case .hook: break
+            }
+        }
+        if wokeForEvents {
+            shared.wake.drain()
+            broadcastOutbox()
+        }
+        reportHooks()
+        clients.removeAll { client in
+            if client.closed || (client.closeWhenFlushed && client.output.isEmpty) {
+                client.closeDescriptors()
+                return true
+            }
+            return false
+        }
+        if ending == nil, let end = shared.end, shared.outboxCount == 0 {
+            switch end {
+            case .completed: ending = (0, nil)
+            case .failed(let status, let message):
+                diagnostics.error(message)
+                ending = (status, nil)
+            }
+        }
+    }
+
+    private func handleSignals() {
+        for number in signals.read() {
+            switch number {
+            case SIGHUP:
+                diagnostics.note("SIGHUP: there is no configuration file to reload; nothing changed")
+            default:
+                let name = number == SIGINT ? "SIGINT" : "SIGTERM"
+                ending = (0, "\(name): stopping")
+                let time = shared.withService { $0.pipeline.lastTime }
+                broadcast(StoppingEvent.line(time: time, reason: name))
+            }
+        }
+    }
+
+    // MARK: Events out
+
+    private func broadcastOutbox() {
+        let items = shared.withService { $0.takeOutbox() }
+        for item in items {
+            switch item {
+            case .orientation(let event):
+                broadcast(event.jsonLine)
+                if event.screenChanged { reportStarted(hooks.schedule(event, now: Pacer.monotonicNow())) }
+            case .line(let line): broadcast(line)
+            case .warning(let message): diagnostics.warning(message)
+            case .note(let message): diagnostics.note(message)
+            }
+        }
+    }
+
+    private func reportStarted(_ results: [HookResult]) {
+        _ = results  // failures to start are reported with the batch
+    }
+
+    private func reportHooks() {
+        guard let report = hooks.poll(now: Pacer.monotonicNow()) else { return }
+        let screen = report.event.screenType.rawValue
+        for result in report.results {
+            if let failure = result.failure {
+                diagnostics.warning("hook '\(result.command)' for \(screen): \(failure)")
+            }
+        }
+        let time = shared.withService { $0.pipeline.lastTime }
+        broadcast(HooksEvent.line(time: time, screen: screen, results: report.results))
+    }
+
+    /// Sends a line to every subscriber.
+    private func broadcast(_ line: [UInt8]) {
+        send(line, to: output)
+        for client in clients where client.subscribed && !client.closed {
+            send(line, to: client)
+        }
+    }
+
+    private func send(_ line: [UInt8], to endpoint: Endpoint) {
+        if endpoint.droppedBytes > 0 {
+            endpoint.droppedBytes += line.count
+            return
+        }
+        if !endpoint.output.enqueue(line) {
+            switch endpoint.policy {
+            case .disconnect:
+                diagnostics.warning("\(endpoint.name) stopped reading (\(endpoint.output.count) bytes waiting); disconnected")
+                endpoint.closed = true
+                return
+            case .resync, .backpressure:
+                endpoint.droppedBytes = endpoint.output.removeAll() + line.count
+                diagnostics.warning("\(endpoint.name) is not keeping up; events dropped until it reads again")
+            }
+        }
+        flush(endpoint)
+    }
+
+    private func flush(_ endpoint: Endpoint) {
+        switch endpoint.flush() {
+        case .ok:
+            if endpoint.output.isEmpty, endpoint.droppedBytes > 0 {
+                // Caught up after an overflow: say so, and give the current state.
+                let (time, current) = shared.withService { ($0.pipeline.lastTime, $0.pipeline.current) }
+                let dropped = endpoint.droppedBytes
+                endpoint.droppedBytes = 0
+                _ = endpoint.output.enqueue(OverflowEvent.line(time: time, droppedBytes: dropped))
+                if let current { _ = endpoint.output.enqueue(current.jsonLine) }
+                _ = endpoint.flush()
+            }
+        case .gone:
+            if endpoint === output {
+                ending = ending ?? (0, "standard output was closed by its reader; stopping")
+            }
+            endpoint.closed = true
+        case .failed(let error):
+            if endpoint === output {
+                diagnostics.error("cannot write to standard output: \(error)")
+                ending = ending ?? (74, nil)  // EX_IOERR
+            }
+            endpoint.closed = true
+        }
+    }
+
+    // MARK: Commands in
+
+    private func acceptClients() {
+        guard let listener else { return }
+        while let fd = listener.accept() {
+            clientSerial += 1
+            let client = Endpoint(
+                name: "client \(clientSerial)", origin: "socket", read: fd, write: fd, isSocket: true,
+                blockingWrites: false, policy: .disconnect, subscribed: false)
+            if clients.count >= configuration.maximumClients {
+                _ = client.output.enqueue(
+                    ControlReply.failure(command: "error", message: "too many clients (\(configuration.maximumClients)); try again later"))
+                _ = client.flush()
+                client.closeDescriptors()
+                continue
+            }
+            clients.append(client)
+        }
+    }
+
+    private func readCommands(from endpoint: Endpoint) {
+        guard let bytes = endpoint.receive() else {
+            // End of input. A half-written request is refused, never guessed at.
+            if endpoint.framer.hasPartialLine {
+                reply(ControlReply.failure(command: "error", message: "incomplete request at end of input (no newline); ignored"), to: endpoint)
+            }
+            endpoint.readDescriptor = nil
+            if endpoint.isSocket && !endpoint.subscribed { endpoint.closeWhenFlushed = true }
+            return
+        }
+        for item in endpoint.framer.append(bytes) {
+            switch item {
+            case .line(let text):
+                do {
+                    guard let command = try ControlCommand.parse(text, natural: shared.withService { $0.pipeline.natural }) else { continue }
+                    endpoint.consecutiveBadRequests = 0
+                    execute(command, for: endpoint)
+                } catch {
+                    refuse(ControlReply.failure(error), to: endpoint)
+                }
+            case .invalid(let reason):
+                refuse(ControlReply.failure(command: "error", message: reason), to: endpoint)
+            case .tooLong:
+                reply(
+                    ControlReply.failure(
+                        command: "error",
+                        message: "request longer than \(endpoint.framer.limit) bytes; closing"),
+                    to: endpoint)
+                stopReading(endpoint, why: "sent a request longer than \(endpoint.framer.limit) bytes")
+            }
+            if endpoint.readDescriptor == nil { break }
+        }
+    }
+
+    private func refuse(_ line: [UInt8], to endpoint: Endpoint) {
+        reply(line, to: endpoint)
+        endpoint.consecutiveBadRequests += 1
+        if endpoint.consecutiveBadRequests >= 16 {
+            reply(ControlReply.failure(command: "error", message: "16 bad requests in a row; closing"), to: endpoint)
+            stopReading(endpoint, why: "sent 16 bad requests in a row")
+        }
+    }
+
+    private func stopReading(_ endpoint: Endpoint, why: String) {
+        diagnostics.warning("\(endpoint.name) \(why); no longer reading it")
+        endpoint.readDescriptor = nil
+        if endpoint.isSocket { endpoint.closeWhenFlushed = true }
+    }
+
+    private func reply(_ line: [UInt8], to endpoint: Endpoint) {
+        // Replies are never dropped silently: a client that does not read them is
+        // disconnected by the same bound as events.
+        if endpoint.droppedBytes > 0 { return }
+        send(line, to: endpoint)
+    }
+
+    private func execute(_ command: ControlCommand, for endpoint: Endpoint) {
+        switch command {
+        case .orientation, .lock, .lockCurrent, .unlock, .supported:
+            let execution = shared.withService { $0.execute(command, by: endpoint.origin) }
+            broadcastOutbox()
+            var replyLine = execution.reply
+            if execution.lockChanged, let failure = persistLock() {
+                replyLine = ControlReply.success(command.name) { json in
+                    shared.withService { ControlReply.addState(of: $0.pipeline, to: &json) }
+                    json.add("warning", failure)
+                }
+            }
+            reply(replyLine, to: endpoint)
+        case .status:
+            reply(statusReply(), to: endpoint)
+        case .monitor:
+            reply(ControlReply.success("monitor"), to: endpoint)
+            if !endpoint.subscribed {
+                endpoint.subscribed = true
+                if let current = shared.withService({ $0.pipeline.current }) { send(current.jsonLine, to: endpoint) }
+            }
+        case .help:
+            reply(ControlReply.success("help") { $0.add("commands", strings: ControlReply.helpLines) }, to: endpoint)
+        case .quit:
+            reply(ControlReply.success("quit"), to: endpoint)
+            endpoint.readDescriptor = nil
+            if endpoint.isSocket { endpoint.closeWhenFlushed = true }
+        }
+    }
+
+    /// Saves the lock; returns a warning when it could not be saved.
+    private func persistLock() -> String? {
+        guard let file = configuration.stateFile else { return nil }
+        let lock = shared.withService { $0.pipeline.policy.lock }
+        do {
+            try file.save(PersistedState(lock: lock))
+            return nil
+        } catch {
+            let message = "the lock applies but was not saved to \(file.path): \(error)"
+            diagnostics.warning(message)
+            return message
+        }
+    }
+
+    private func statusReply() -> [UInt8] {
+        shared.withService { service in
+            ControlReply.success("status") { json in
+                ControlReply.addState(of: service.pipeline, to: &json)
+                json.add("natural", service.pipeline.natural.rawValue)
+                json.add("time", service.pipeline.lastTime)
+                json.add("source", service.source ?? sourceName)
+                json.add("clients", clients.count)
+                json.add("subscribers", clients.filter(\.subscribed).count)
+                json.add("hooks", hooks.commands.count)
+                json.add("socket", listener?.path)
+                json.add("state", configuration.stateFile?.path)
+                json.add("uptime", Pacer.monotonicNow() - started, decimals: 3)
+                json.add("version", OrientationEvent.schemaVersion)
+            }
+        }
+    }
+
+    // MARK: Ending
+
+    /// Delivers what is left: the last events, the running hooks (a replay's end waits
+    /// for them; a signal ends them), and what the readers have not read yet.
+    private func finishUp() {
+        let signalled = ending?.note?.hasPrefix("SIG") ?? false
+        broadcastOutbox()
+        if signalled {
+            hooks.killAll()
+        } else {
+            while !hooks.isIdle {
+                var fds = hooks.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+                let wait = max(0, ((hooks.deadline ?? Pacer.monotonicNow()) - Pacer.monotonicNow()) * 1000)
+                _ = poll(&fds, nfds_t(fds.count), Int32(wait.rounded(.up)))
+                reportHooks()
+            }
+        }
+        // Standard output of a replay gets everything; sockets get what they take within
+        // a moment.
+        let giveUp = Pacer.monotonicNow() + (signalled ? 0.05 : 2)
+        while Pacer.monotonicNow() < giveUp {
+            let pending = ([output] + clients).filter { !$0.closed && !$0.output.isEmpty && !$0.blockingWrites }
+            if pending.isEmpty { break }
+            var fds = pending.map { pollfd(fd: $0.writeDescriptor, events: Int16(POLLOUT), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), 50)
+            pending.forEach { flush($0) }
+        }
+        if output.policy == .backpressure && !output.closed && !output.output.isEmpty {
+            // Every event of a replay reaches its reader, however slow.
+            _ = fcntl(1, F_SETFL, fcntl(1, F_GETFL) & ~O_NONBLOCK)
+            flush(output)
+        }
+        clients.forEach { $0.closeDescriptors() }
+        clients = []
+        if let note = ending?.note { diagnostics.note(note) }
+        diagnostics.summarise()
+    }
+}

@@ -1,0 +1,106 @@
+import Glibc
+import OrientdCore
+import SystemPackage
+
+/// One party on the control channel: standard input and output, or a socket client.
+/// It may send commands (read side) and receive replies and, once subscribed, events
+/// (write side), through a bounded buffer so that a slow reader never holds up others.
+final class Endpoint {
+    /// What happens when a reader falls `OutboundBuffer.defaultLimit` behind.
+    enum OverflowPolicy {
+        /// Close the connection: the client sees end of file and can reconnect, and gets
+        /// the current state first when it subscribes again. (Socket clients.)
+        case disconnect
+        /// Drop what is queued; once the reader catches up it gets an `overflow` event
+        /// and the current state. (Standard output of `run`, which cannot reconnect.)
+        case resync
+        /// Never drop: the daemon stops taking events until the reader catches up, which
+        /// slows the source down. (Standard output of `replay`: every event, in order.)
+        case backpressure
+    }
+
+    let name: String
+    /// Named in `lock` events: "stdin" or "socket".
+    let origin: String
+    var readDescriptor: Int32?
+    let writeDescriptor: Int32
+    let isSocket: Bool
+    /// A terminal or a regular file: written with blocking writes (setting O_NONBLOCK on
+    /// a terminal would leave the user's shell with a non-blocking terminal).
+    let blockingWrites: Bool
+    let policy: OverflowPolicy
+    var framer = LineFramer()
+    var output: OutboundBuffer
+    var subscribed: Bool
+    /// Bytes dropped under `.resync`, announced when the reader catches up.
+    var droppedBytes = 0
+    /// Close once the output is written (after `quit` or a refused input).
+    var closeWhenFlushed = false
+    /// Close now: the peer is gone or fell too far behind.
+    var closed = false
+    var consecutiveBadRequests = 0
+
+    init(
+        name: String, origin: String, read: Int32?, write: Int32, isSocket: Bool, blockingWrites: Bool,
+        policy: OverflowPolicy, subscribed: Bool
+    ) {
+        self.name = name
+        self.origin = origin
+        readDescriptor = read
+        writeDescriptor = write
+        self.isSocket = isSocket
+        self.blockingWrites = blockingWrites
+        self.policy = policy
+        self.subscribed = subscribed
+        output = OutboundBuffer(limit: policy == .backpressure ? 16 * OutboundBuffer.defaultLimit : OutboundBuffer.defaultLimit)
+    }
+
+    /// The outcome of a write attempt.
+    enum WriteResult: Equatable {
+        case ok
+        /// The reader is gone (EPIPE, ECONNRESET).
+        case gone
+        case failed(Errno)
+    }
+
+    /// Writes what it can without blocking (or all of it, for blocking writes).
+    func flush() -> WriteResult {
+        var result = WriteResult.ok
+        while !output.isEmpty, result == .ok {
+            var wouldBlock = false
+            output.drain { bytes in
+                let n =
+                    isSocket
+                    ? send(writeDescriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                    : write(writeDescriptor, bytes.baseAddress, bytes.count)
+                if n >= 0 { return n }
+                switch errno {
+                case EINTR: break
+                case EAGAIN: wouldBlock = true
+                case EPIPE, ECONNRESET: result = .gone
+                default: result = .failed(Errno(rawValue: errno))
+                }
+                return 0
+            }
+            if wouldBlock { break }
+        }
+        return result
+    }
+
+    /// Reads what is available; nil at end of input.
+    func receive() -> [UInt8]? {
+        guard let fd = readDescriptor else { return [] }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = isSocket ? recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)) : read(fd, &buffer, buffer.count)
+        if n > 0 { return Array(buffer[0..<n]) }
+        if n < 0 && (errno == EAGAIN || errno == EINTR) { return [] }
+        return nil
+    }
+
+    var wantsWriteReadiness: Bool { !output.isEmpty && !blockingWrites }
+
+    func closeDescriptors() {
+        if isSocket { close(writeDescriptor) }
+        readDescriptor = nil
+    }
+}

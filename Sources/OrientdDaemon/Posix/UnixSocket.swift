@@ -1,0 +1,151 @@
+import CLinux
+import Glibc
+import SystemPackage
+
+/// Unix stream sockets for the control channel: the daemon's listener and `ctl`'s
+/// connection. Descriptors are close-on-exec, so hooks never inherit a client.
+public enum UnixSocket {
+    /// Why a socket could not be set up, in words that say what to do.
+    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        public var description: String
+        /// The error was ENOENT or ECONNREFUSED on connect: nobody is listening.
+        public var nobodyListening = false
+    }
+
+    static func address(_ path: String) throws(Failure) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard !bytes.isEmpty, bytes.count < capacity else {
+            throw Failure(description: "\(path): a socket path must be 1 to \(capacity - 1) bytes long")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+
+    static func newSocket() throws(Failure) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "cannot create a socket: \(Errno(rawValue: errno))") }
+        return fd
+    }
+
+    /// Connects to `path`; the descriptor is blocking.
+    public static func connect(to path: String) throws(Failure) -> Int32 {
+        var address = try address(path)
+        let fd = try newSocket()
+        let r = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard r == 0 else {
+            let code = errno
+            close(fd)
+            return try { () throws(Failure) -> Int32 in
+                throw Failure(
+                    description: "cannot connect to \(path): \(Errno(rawValue: code))",
+                    nobodyListening: code == ENOENT || code == ECONNREFUSED)
+            }()
+        }
+        return fd
+    }
+
+    static func bind(_ fd: Int32, _ address: inout sockaddr_un) -> Int32 {
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+    }
+}
+
+/// The daemon's listening socket. Created owner-only (the umask is tightened around
+/// bind(2), before any other thread exists, so there is no moment when anybody else
+/// could connect), then opened to `mode` and `group`. A socket file left by a crashed run
+/// is replaced; a live daemon on the same path, or a file that is not a socket, is not.
+public final class UnixListener {
+    public let descriptor: Int32
+    public let path: String
+    private let inode: ino_t
+
+    public init(path: String, mode: mode_t = 0o660, group: gid_t? = nil) throws(UnixSocket.Failure) {
+        var address = try UnixSocket.address(path)
+        let fd = try UnixSocket.newSocket()
+        func fail(_ message: String) -> UnixSocket.Failure {
+            close(fd)
+            return UnixSocket.Failure(description: message)
+        }
+        let oldMask = umask(0o177)
+        var r = UnixSocket.bind(fd, &address)
+        if r != 0 && errno == EADDRINUSE {
+            var info = stat()
+            if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFSOCK {
+                umask(oldMask)
+                throw fail("\(path) exists and is not a socket; not replacing it (choose another --socket path)")
+            }
+            if let live = try? UnixSocket.connect(to: path) {
+                close(live)
+                umask(oldMask)
+                throw fail("another orientd is already listening on \(path) (orientd ctl --socket \(path) status)")
+            }
+            // Nobody answers: a socket left behind by a run that crashed.
+            unlink(path)
+            r = UnixSocket.bind(fd, &address)
+        }
+        let bindError = errno
+        umask(oldMask)
+        guard r == 0 else { throw fail("cannot listen on \(path): \(Errno(rawValue: bindError))") }
+        if let group, chown(path, uid_t.max, group) != 0 {
+            let e = Errno(rawValue: errno)
+            unlink(path)
+            throw fail("cannot give \(path) to group \(group): \(e)")
+        }
+        guard chmod(path, mode) == 0 else {
+            let e = Errno(rawValue: errno)
+            unlink(path)
+            throw fail("cannot set the mode of \(path): \(e)")
+        }
+        guard listen(fd, 128) == 0 else {
+            let e = Errno(rawValue: errno)
+            unlink(path)
+            throw fail("cannot listen on \(path): \(e)")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var info = stat()
+        stat(path, &info)
+        descriptor = fd
+        self.path = path
+        inode = info.st_ino
+    }
+
+    /// A waiting connection, non-blocking and close-on-exec; nil when none is waiting.
+    /// (accept4 is not exported to Swift; the flags are set right after, which is safe
+    /// because the same thread is the only one that starts hooks.)
+    public func accept() -> Int32? {
+        let fd = Glibc.accept(descriptor, nil, nil)
+        guard fd >= 0 else { return nil }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return fd
+    }
+
+    deinit {
+        close(descriptor)
+        // Remove the socket file only if it is still ours (not one a newer run made).
+        var info = stat()
+        if stat(path, &info) == 0 && info.st_ino == inode { unlink(path) }
+    }
+}
+
+extension UnixSocket {
+    /// The group id of a group name (or a number).
+    public static func groupID(_ name: String) -> gid_t? {
+        if let number = gid_t(name) { return number }
+        guard let entry = getgrnam(name) else { return nil }
+        return entry.pointee.gr_gid
+    }
+}

@@ -1,0 +1,118 @@
+import Glibc
+import OrientdCore
+import Synchronization
+import SystemPackage
+
+/// The `OrientationService` shared by the thread that produces samples and the control
+/// thread that serves consumers, behind one lock, so samples and commands are applied in
+/// one order and every consumer sees the same sequence.
+///
+/// The producer classifies on its own thread (no hand-off per sample: at 100 Hz a
+/// hand-off per sample cost more than the classification) and wakes the control thread
+/// only when something is to be sent, once per batch.
+public final class SharedService: Sendable {
+    private struct State {
+        var service: OrientationService
+        var ready = false
+        var end: SourceEnd?
+    }
+
+    private let state: Mutex<State>
+    private let stopped = Atomic<Bool>(false)
+    /// Readable when the control thread has something to do.
+    public let wake: EventDescriptor
+    /// Items waiting beyond this make the producer wait: nothing is dropped, and a
+    /// stalled consumer with backpressure (replay's stdout) slows the replay down instead
+    /// of growing memory.
+    public static let outboxLimit = 1024
+
+    /// How the source ended.
+    public enum SourceEnd: Sendable, Equatable {
+        /// The recording ended.
+        case completed
+        /// Nothing more can come; the command exits with `status` after `message`.
+        case failed(status: Int32, message: String)
+    }
+
+    public init(service: OrientationService, ready: Bool) throws(Errno) {
+        state = Mutex(State(service: service, ready: ready))
+        wake = try EventDescriptor()
+    }
+
+    // MARK: Producer side (any thread)
+
+    /// Classifies one sample.
+    public func process(_ sample: Sample) {
+        update { $0.process(sample) }
+    }
+
+    /// A sensor (again): a fresh classifier with its mount matrix; `line` is announced.
+    public func attach(source: String, mountMatrix: MountMatrix, line: [UInt8]?) {
+        update { $0.attach(source: source, mountMatrix: mountMatrix, line: line) }
+    }
+
+    public func post(_ item: OrientationService.Outgoing) {
+        update { $0.post(item) }
+    }
+
+    /// The source is ready: control commands can be taken (a replay knows its panel only
+    /// once the header is read). A new pipeline replaces the placeholder.
+    public func ready(_ pipeline: OrientationPipeline?) {
+        state.withLock {
+            if let pipeline {
+                var fresh = OrientationService(pipeline: pipeline)
+                $0.service.takeOutbox().forEach { fresh.post($0) }
+                $0.service = fresh
+            }
+            $0.ready = true
+        }
+        wake.signal()
+    }
+
+    public func finish(_ end: SourceEnd) {
+        state.withLock { $0.end = $0.end ?? end }
+        wake.signal()
+    }
+
+    /// Asks the producer to stop waiting for room; its next call returns at once.
+    public func stop() {
+        stopped.store(true, ordering: .releasing)
+    }
+
+    public var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    private func update(_ body: (inout OrientationService) -> Void) {
+        while state.withLock({ $0.service.outbox.count >= Self.outboxLimit }) && !isStopped {
+            // Only reached when the control thread is held up by a consumer with
+            // backpressure; a short sleep is simpler than a condition variable here.
+            usleep(1000)
+        }
+        let wasEmpty = state.withLock { state in
+            let empty = state.service.outbox.isEmpty
+            body(&state.service)
+            return empty && !state.service.outbox.isEmpty
+        }
+        if wasEmpty { wake.signal() }
+    }
+
+    // MARK: Control side
+
+    public func withService<R>(_ body: (inout OrientationService) -> R) -> R {
+        state.withLock { body(&$0.service) }
+    }
+
+    public var isReady: Bool { state.withLock { $0.ready } }
+    public var end: SourceEnd? { state.withLock { $0.end } }
+    public var outboxCount: Int { state.withLock { $0.service.outbox.count } }
+}
+
+/// Something that produces samples on a thread of its own into a `SharedService`.
+public protocol SampleSource: Sendable {
+    /// Starts; returns at once.
+    func start(into service: SharedService)
+    /// Asks the thread to end soon; it calls nothing on the service afterwards except,
+    /// possibly, `finish`.
+    func stop()
+    /// What `status` shows for the source ("iio:device0", a recording's name).
+    var name: String { get }
+}

@@ -1,0 +1,109 @@
+import Glibc
+import OrientdCore
+import OrientdIO
+
+/// A recording as a sample source, played at its pace (or faster, or at once) on a thread
+/// of its own, so control commands and subscribers work during a replay as they do live.
+public struct RecordingSource: SampleSource {
+    /// Builds the pipeline once the header is known; throws a message for a fatal header.
+    public typealias PipelineMaker = @Sendable (RecordingHeader, MountMatrix?, Int, String) throws -> (OrientationPipeline, warnings: [String])
+
+    public let path: String
+    public let mountMatrixOverridden: Bool
+    /// nil: as fast as possible.
+    public let speed: Double?
+    public let strict: Bool
+    public let makePipeline: PipelineMaker
+    private let stopPipe = WakeUpPipe()
+
+    public init(path: String, mountMatrixOverridden: Bool, speed: Double?, strict: Bool, makePipeline: @escaping PipelineMaker) {
+        self.path = path
+        self.mountMatrixOverridden = mountMatrixOverridden
+        self.speed = speed
+        self.strict = strict
+        self.makePipeline = makePipeline
+    }
+
+    public var name: String { path == "-" ? "<stdin>" : path }
+
+    /// A failure the replay command turns into its exit status.
+    public struct Failure: Error {
+        public var status: Int32
+        public var message: String
+        public init(status: Int32, message: String) {
+            self.status = status
+            self.message = message
+        }
+    }
+
+    public func start(into service: SharedService) {
+        let source = self
+        BackgroundThread.start { source.play(into: service) }
+    }
+
+    public func stop() { stopPipe.signal() }
+
+    private func play(into service: SharedService) {
+        let reader: RecordingReader
+        do {
+            reader = try RecordingReader(path: path, mountMatrixOverridden: mountMatrixOverridden)
+        } catch {
+            service.finish(.failed(status: 66, message: error.description))  // EX_NOINPUT
+            return
+        }
+        defer { reader.close() }
+        var pacer = Pacer(speed: speed ?? 1)
+        var samples = 0
+        var certain = false
+        do {
+            try reader.read { event in
+                if stopPipe.isSignalled { return .stop }
+                switch event {
+                case .header(let header, let matrix, let line):
+                    let (pipeline, warnings) = try makePipeline(header, matrix, line, reader.displayName)
+                    warnings.forEach { service.post(.warning($0)) }
+                    service.ready(pipeline)
+                case .warning(let issue):
+                    service.post(.warning(issue.description))
+                    if strict { throw Failure(status: 65, message: "stopped at the first warning (--strict)") }
+                case .sample(let sample, _):
+                    samples += 1
+                    if speed != nil {
+                        let wait = pacer.secondsUntil(sample.time)
+                        if wait > 0, isStopped(waitingSeconds: wait) { return .stop }
+                    }
+                    service.process(sample)
+                    if !certain { certain = service.withService { $0.pipeline.current != nil } }
+                }
+                return .proceed
+            }
+        } catch let failure as Failure {
+            service.finish(.failed(status: failure.status, message: failure.message))
+            return
+        } catch let issue as InputIssue {
+            service.finish(.failed(status: 65, message: issue.description))  // EX_DATAERR
+            return
+        } catch let error as RecordingReader.OpenError {
+            service.finish(.failed(status: 66, message: error.description))
+            return
+        } catch {
+            service.finish(.failed(status: 65, message: "\(error)"))
+            return
+        }
+        if !certain, !stopPipe.isSignalled {
+            service.post(.note("no certain orientation in \(samples) sample(s) of \(reader.displayName): were they all in motion, or not in m/s²?"))
+        }
+        service.finish(.completed)
+    }
+
+    /// Waits up to `seconds` for a stop request; true when stopped.
+    private func isStopped(waitingSeconds seconds: Double) -> Bool {
+        var p = pollfd(fd: stopPipe.readEnd, events: Int16(POLLIN), revents: 0)
+        let timeout = seconds <= 0 ? 0 : Int32(min(seconds * 1000, 1e9).rounded(.up))
+        while true {
+            let r = poll(&p, 1, timeout)
+            if r < 0 && errno == EINTR { continue }
+            return r > 0
+        }
+    }
+}

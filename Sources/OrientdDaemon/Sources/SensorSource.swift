@@ -1,0 +1,69 @@
+import OrientdCore
+import OrientdLinux
+
+/// The live accelerometer as a sample source: `SensorReader`'s thread classifies each
+/// reading in place and hands only events to the control thread.
+public struct SensorSource: SampleSource {
+    public let reader: SensorReader
+
+    public init(configuration: SensorReader.Configuration) {
+        reader = SensorReader(configuration: configuration)
+    }
+
+    public var name: String { reader.configuration.device ?? "the display accelerometer" }
+
+    public func start(into service: SharedService) {
+        reader.start({ event in
+            switch event {
+            case .sample(let sample):
+                service.process(sample)
+            case .attached(let info):
+                service.attach(
+                    source: info.candidate.id, mountMatrix: info.mountMatrix,
+                    line: SensorEventLine.attached(info, time: service.withService { $0.pipeline.lastTime }))
+                service.post(.note("reading \(info.candidate.id) (\(info.candidate.name ?? "unnamed")), \(info.readPath.rawValue)"))
+            case .lost(let device, let reason):
+                service.post(.line(SensorEventLine.lost(device: device, reason: reason, time: service.withService { $0.pipeline.lastTime })))
+                service.post(.warning("\(device) lost: \(reason); waiting for it to return"))
+            case .waiting(let message):
+                service.post(.note(message))
+            case .warning(let message):
+                service.post(.warning(message))
+            case .failed(let message):
+                service.finish(.failed(status: 69, message: message))  // EX_UNAVAILABLE
+            }
+        }, finished: {
+            service.finish(.completed)
+        })
+    }
+
+    public func stop() { reader.stop() }
+}
+
+/// The `sensor` events of the stream.
+public enum SensorEventLine {
+    public static func attached(_ info: AccelerometerInfo, time: Double) -> [UInt8] {
+        var json = JSONLineWriter()
+        json.add("event", "sensor")
+        json.add("state", "attached")
+        json.add("time", time)
+        json.add("device", info.candidate.id)
+        json.add("name", info.candidate.name)
+        json.add("location", info.candidate.location.rawValue)
+        json.add("read", info.readPath.rawValue)
+        if let f = info.samplingFrequency { json.add("rate", f, decimals: 3) } else { json.addNull("rate") }
+        json.add("version", OrientationEvent.schemaVersion)
+        return json.line()
+    }
+
+    public static func lost(device: String, reason: String, time: Double) -> [UInt8] {
+        var json = JSONLineWriter()
+        json.add("event", "sensor")
+        json.add("state", "lost")
+        json.add("time", time)
+        json.add("device", device)
+        json.add("reason", reason)
+        json.add("version", OrientationEvent.schemaVersion)
+        return json.line()
+    }
+}
