@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "OrientdSimulationTests", dependencies: ["OrientdSimulation", "OrientdCore"]),
         // Plays every bundled recording and judges it against its labels.
         .testTarget(name: "RecordingsTests", dependencies: ["OrientdCore", "OrientdIO"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["orientd", "OrientdCore"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["orientd", "OrientdCore", "OrientdDaemon"]),
         // Live sensors against a umockdev testbed: the real libiio and libudev read a fake
         // sysfs and /dev. Runs under umockdev-wrapper (make test does that).
         .systemLibrary(

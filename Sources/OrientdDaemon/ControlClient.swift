@@ -5,7 +5,8 @@ import SystemPackage
 /// `orientd ctl`'s side of the socket: sends one request, reads lines back.
 public final class ControlClient {
     public let path: String
-    private let descriptor: Int32
+    /// The connected socket, for callers that poll many clients at once.
+    public let descriptor: Int32
     private var buffered: [UInt8] = []
 
     public init(path: String) throws(UnixSocket.Failure) {
@@ -16,7 +17,11 @@ public final class ControlClient {
     deinit { close(descriptor) }
 
     public func send(_ request: String) throws(Errno) {
-        let bytes = Array((request + "\n").utf8)
+        try send(bytes: Array((request + "\n").utf8))
+    }
+
+    /// Sends bytes as they are (no newline added).
+    public func send(bytes: [UInt8]) throws(Errno) {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -26,6 +31,11 @@ public final class ControlClient {
             }
             sent += n
         }
+    }
+
+    /// Says "no more requests" (the reading side stays open for replies).
+    public func shutdownWrite() {
+        shutdown(descriptor, Int32(SHUT_WR))
     }
 
     /// The next line, newline included; nil at end of file. `timeout` in seconds, nil

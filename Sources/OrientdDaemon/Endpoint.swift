@@ -100,7 +100,15 @@ final class Endpoint {
     var wantsWriteReadiness: Bool { !output.isEmpty && !blockingWrites }
 
     func closeDescriptors() {
-        if isSocket { close(writeDescriptor) }
+        if isSocket {
+            // Closing a Unix socket with unread requests in it makes the peer's next read
+            // fail with ECONNRESET, and the reply that says why it was closed is lost:
+            // discard what is waiting first, so the peer reads the reply, then end of file.
+            shutdown(writeDescriptor, Int32(SHUT_WR))
+            var scratch = [UInt8](repeating: 0, count: 4096)
+            while recv(writeDescriptor, &scratch, scratch.count, Int32(MSG_DONTWAIT)) > 0 {}
+            close(writeDescriptor)
+        }
         readDescriptor = nil
     }
 }

@@ -1,0 +1,333 @@
+import Foundation
+import OrientdCore
+import OrientdDaemon
+import Synchronization
+import Testing
+
+/// The control channel end to end: the real binary, its standard input, its socket,
+/// `orientd ctl` and `orientd monitor`.
+@Suite("Control channel, subscribers and saved lock", .serialized)
+struct ControlChannelTests {
+    /// A recording that stays portrait for `seconds`, long enough to talk to.
+    static func portraitRecording(seconds: Int = 4) -> String {
+        var header = RecordingHeader()
+        header[RecordingHeader.Key.rate] = "50"
+        var bytes = Array(header.text.utf8)
+        for i in 0..<(seconds * 50) {
+            RecordingWriter().append(Sample(time: Double(i) / 50, acceleration: Vector3(0, -9.81, 0.3)), to: &bytes)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test("commands on standard input during a replay are answered in order, and a lock applies at once")
+    func standardInput() throws {
+        let scratch = try Scratch()
+        let path = try scratch.write("turn.csv", Scratch.rotationRecording())
+        let result = try OrientdProcess.run(
+            ["replay", "--speed", "4", path],
+            stdin: Data("orientation\nlock landscape\nlock\nrotate left\nstatus\n\n# comment\nhelp\n".utf8))
+        #expect(result.status == 0)
+        let events = try #require(result.events)
+        let replies = events.filter { $0["reply"] != nil }
+        #expect(replies.map { $0["reply"] as? String } == ["orientation", "lock", "lock", "error", "status", "help"])
+        #expect(replies.map { $0["ok"] as? Bool } == [true, true, false, false, true, true])
+        #expect(replies[2]["error"] as? String == "lock: an orientation must be given (for example: portrait, landscape, all-but-upside-down)")
+        #expect((replies[3]["error"] as? String)?.hasPrefix("unknown command 'rotate'") == true)
+        #expect(replies[1]["type"] as? String == "landscape-primary")
+        #expect(replies[4]["locked"] as? Bool == true)
+        let orientation = events.filter { $0["event"] as? String == "orientation" }
+        // The commands were read as the replay began, so its first event already shows
+        // the lock, and the screen never leaves landscape.
+        #expect(orientation.first?["cause"] as? String == "start")
+        #expect(orientation.first?["locked"] as? Bool == true)
+        #expect(!orientation.isEmpty)
+        #expect(orientation.allSatisfy { ($0["screen"] as? String)?.hasPrefix("landscape") == true })
+        #expect(events.contains { $0["event"] as? String == "lock" && $0["by"] as? String == "stdin" })
+    }
+
+    @Test("orientd ctl and orientd monitor against a running daemon; SIGTERM stops it cleanly")
+    func socketClients() throws {
+        let scratch = try Scratch()
+        let recording = try scratch.write("still.csv", Self.portraitRecording())
+        let socket = temporarySocketPath()
+        let daemon = try DaemonProcess(["replay", "--speed", "0.05", "--socket", socket, recording])
+        _ = try ControlClient.waitingFor(socket)
+        var info = stat()
+        #expect(stat(socket, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o660, "owner and group only")
+
+        let monitor = try DaemonProcess(["monitor", "--socket", socket])
+        #expect(monitor.waitForLine { $0.contains(#""cause":"start""#) } != nil, "the current state first")
+
+        let lock = try OrientdProcess.run(["ctl", "--socket", socket, "lock", "landscape"])
+        #expect(lock.status == 0)
+        #expect(lock.stdout.hasPrefix(#"{"reply":"lock","ok":true,"type":"landscape-primary""#))
+        #expect(monitor.waitForLine { $0.contains(#""cause":"lock""#) && $0.contains(#""screen":"landscape-primary""#) } != nil)
+        #expect(monitor.waitForLine { $0.contains(#""event":"lock""#) && $0.contains(#""by":"socket""#) } != nil)
+
+        let refused = try OrientdProcess.run(["ctl", "--socket", socket, "lock"])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.contains("an orientation must be given"))
+
+        let orientation = try OrientdProcess.run(["ctl", "--socket", socket, "orientation"])
+        #expect(orientation.stdout.contains(#""type":"landscape-primary","angle":90"#))
+
+        let unlock = try OrientdProcess.run(["ctl", "--socket", socket, "unlock"])
+        #expect(unlock.status == 0)
+        #expect(monitor.waitForLine { $0.contains(#""cause":"unlock""#) && $0.contains(#""screen":"portrait-primary""#) } != nil)
+
+        let status = try OrientdProcess.run(["ctl", "--socket", socket, "status"])
+        #expect(status.stdout.contains(#""subscribers":1"#))
+
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(timeout: 5) == 0)
+        #expect(daemon.standardError.contains("SIGTERM: stopping"))
+        #expect(monitor.waitForLine { $0.contains(#""event":"stopping""#) } != nil, "subscribers are told")
+        #expect(monitor.waitForExit(timeout: 5) == 0)
+        #expect(access(socket, F_OK) != 0, "the socket file is removed")
+
+        let nobody = try OrientdProcess.run(["ctl", "--socket", socket, "status"])
+        #expect(nobody.status == 69)
+        #expect(nobody.stderr.contains("is orientd running"))
+    }
+
+    @Test("256 subscribers get every event in order; one that never reads is cut off alone")
+    func manySubscribers() throws {
+        let scratch = try Scratch()
+        let recording = try scratch.write("still.csv", Self.portraitRecording())
+        let socket = temporarySocketPath()
+        let daemon = try DaemonProcess(["replay", "--speed", "0.02", "--socket", socket, "--no-commands", recording])
+        let driver = try ControlClient.waitingFor(socket)
+        #expect(daemon.waitForLine { $0.contains(#""cause":"start""#) } != nil)
+
+        var readers: [ControlClient] = []
+        for _ in 0..<255 {
+            // Subscribed with a bare send: the reader thread below reads everything that
+            // follows from the socket itself, the reply and the current state included.
+            let client = try ControlClient(path: socket)
+            try client.send("monitor")
+            readers.append(client)
+        }
+        let silent = try ControlClient(path: socket)
+        try silent.send("monitor")
+
+        // Each reader's stream is summarised as it is read (line count and a hash), so
+        // 255 copies of ~1 MB need no memory.
+        struct Digest: Equatable {
+            var lines = 0
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        }
+        let stop = Atomic<Bool>(false)
+        let digests = Mutex<[Digest]>(Array(repeating: Digest(), count: readers.count))
+        let fds = readers.map(\.descriptor)
+        let readerThread = Thread {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            var local = Array(repeating: Digest(), count: fds.count)
+            var open = Set(fds.indices)
+            while !open.isEmpty {
+                var polls = open.map { pollfd(fd: fds[$0], events: Int16(POLLIN), revents: 0) }
+                let indices = Array(open)
+                if poll(&polls, nfds_t(polls.count), 100) == 0 && stop.load(ordering: .acquiring) { break }
+                for (k, p) in polls.enumerated() where p.revents != 0 {
+                    let i = indices[k]
+                    let n = recv(fds[i], &chunk, chunk.count, Int32(MSG_DONTWAIT))
+                    if n <= 0 {
+                        if n == 0 { open.remove(i) }
+                        continue
+                    }
+                    var digest = local[i]
+                    chunk.withUnsafeBufferPointer { bytes in
+                        for byte in bytes[0..<n] {
+                            digest.hash = (digest.hash ^ UInt64(byte)) &* 0x100_0000_01b3
+                            if byte == 0x0a { digest.lines += 1 }
+                        }
+                    }
+                    local[i] = digest
+                }
+                digests.withLock { $0 = local }
+            }
+            digests.withLock { $0 = local }
+        }
+        readerThread.start()
+
+        // Each lock/unlock moves the screen: two events (lock, orientation) per request,
+        // about 1 MB per subscriber in all, far past the bound and the socket buffers.
+        // Every reader has its reply and the current state before the first request; the
+        // driver then waits now and then for the slowest reader (this test's reading is
+        // slower than the daemon's writing), so only the silent client falls behind.
+        for i in 0..<1200 {
+            if i % 50 == 0 {
+                let deadline = Date().addingTimeInterval(20)
+                while digests.withLock({ $0.map(\.lines).min() ?? 0 }) < 2 * i + 2, Date() < deadline { usleep(1000) }
+            }
+            let reply = try driver.request(i % 2 == 0 ? "lock landscape" : "unlock")
+            if !reply.contains(#""ok":true"#) {
+                Issue.record("request \(i) failed: \(reply)")
+                break
+            }
+        }
+        #expect(daemon.waitForError("stopped reading"), "the silent client is named on stderr")
+        let status = try driver.request("status")
+        #expect(status.contains(#""clients":256"#), "255 readers and the driver; the silent one is gone: \(status)")
+        #expect(status.contains(#""subscribers":255"#))
+
+        // The silent client's connection was closed: after what was buffered, end of file.
+        var silentBytes = 0
+        while let line = try silent.readLine(timeout: 5) { silentBytes += line.count }
+        #expect(silentBytes < 1_000_000, "it was cut off long before the end")
+
+        usleep(500_000)
+        stop.store(true, ordering: .releasing)
+        while !readerThread.isFinished { usleep(10_000) }
+        let all = digests.withLock { $0 }
+        #expect(all.first?.lines ?? 0 >= 2 * 1200 + 2, "the reply, the current state, and every lock and orientation event")
+        let counts = Dictionary(grouping: all.indices) { all[$0].lines }.mapValues { $0.count <= 3 ? "\($0)" : "\($0.count) readers" }
+        #expect(Set(all.map(\.lines)).count == 1, "every reader got the same number of lines: \(counts)")
+        #expect(Set(all.map(\.hash)).count == 1, "and the same bytes, in the same order")
+        withExtendedLifetime(readers) {}
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(timeout: 5) == 0)
+    }
+
+    @Test("malformed requests get an error reply or a clean disconnect; the daemon serves on")
+    func malformedInput() throws {
+        let scratch = try Scratch()
+        let recording = try scratch.write("still.csv", Self.portraitRecording())
+        let socket = temporarySocketPath()
+        let daemon = try DaemonProcess(["replay", "--speed", "0.05", "--socket", socket, "--no-commands", recording])
+        let good = try ControlClient.waitingFor(socket)
+
+        let garbage = try ControlClient(path: socket)
+        try garbage.send(bytes: [0x00, 0x01, 0x02, 0x0a])
+        let binaryReply = try garbage.readLine(timeout: 5).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        #expect(binaryReply.contains("binary data"))
+        try garbage.send(bytes: [0xc3, 0x28, 0x0a])
+        #expect(String(decoding: try garbage.readLine(timeout: 5) ?? [], as: UTF8.self).contains("not valid UTF-8"))
+        #expect(try garbage.request("frobnicate").contains("unknown command 'frobnicate'"))
+        #expect(try garbage.request("orientation").contains(#""ok":true"#), "a good request after bad ones is served")
+
+        let long = try ControlClient(path: socket)
+        try long.send(bytes: Array(repeating: UInt8(ascii: "a"), count: 10_000))
+        #expect(String(decoding: try long.readLine(timeout: 5) ?? [], as: UTF8.self).contains("longer than 4096 bytes"))
+        #expect(try long.readLine(timeout: 5) == nil, "then the connection is closed")
+
+        let flood = try ControlClient(path: socket)
+        try flood.send(String(repeating: "nonsense\n", count: 20))
+        var floodLines = 0
+        while let _ = try flood.readLine(timeout: 5) { floodLines += 1 }
+        #expect(floodLines == 17, "16 refusals, one goodbye, then end of file")
+
+        let half = try ControlClient(path: socket)
+        try half.send(bytes: Array("lock landsc".utf8))
+        half.shutdownWrite()
+        #expect(String(decoding: try half.readLine(timeout: 5) ?? [], as: UTF8.self).contains("incomplete request"))
+        #expect(try half.readLine(timeout: 5) == nil)
+        #expect(try good.request("orientation").contains(#""type":"portrait-primary""#), "the lock was not guessed from half a line")
+
+        #expect(try good.request("status").contains(#""ok":true"#))
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(timeout: 5) == 0)
+    }
+
+    @Test("a socket left by a crash is replaced; a live daemon's or a plain file is not")
+    func staleSocket() throws {
+        let scratch = try Scratch()
+        let recording = try scratch.write("still.csv", Self.portraitRecording())
+        let socket = temporarySocketPath()
+        let crashed = try DaemonProcess(["replay", "--speed", "0.05", "--socket", socket, "--no-commands", recording])
+        _ = try ControlClient.waitingFor(socket)
+        crashed.signal(SIGKILL)
+        _ = crashed.waitForExit()
+        #expect(access(socket, F_OK) == 0, "kill -9 leaves the socket file behind")
+
+        let second = try DaemonProcess(["replay", "--speed", "0.05", "--socket", socket, "--no-commands", recording])
+        let client = try ControlClient.waitingFor(socket)
+        #expect(try client.request("status").contains(#""ok":true"#))
+
+        let third = try OrientdProcess.run(["replay", "--fast", "--socket", socket, recording])
+        #expect(third.status == 73)
+        #expect(third.stderr.contains("another orientd is already listening on \(socket)"))
+        second.signal(SIGTERM)
+        #expect(second.waitForExit(timeout: 5) == 0)
+
+        let plain = try scratch.write("not-a-socket", "keep me")
+        let refused = try OrientdProcess.run(["replay", "--fast", "--socket", plain, recording])
+        #expect(refused.status == 73)
+        #expect(refused.stderr.contains("exists and is not a socket"))
+        #expect((try? String(contentsOfFile: plain, encoding: .utf8)) == "keep me")
+    }
+
+    @Test("the lock survives a restart; a corrupt or unwritable state is a warning, never a crash")
+    func persistedLock() throws {
+        let scratch = try Scratch()
+        let recording = try scratch.write("still.csv", Self.portraitRecording(seconds: 1))
+        let state = scratch.directory.appendingPathComponent("state").path
+
+        let first = try OrientdProcess.run(
+            ["replay", "--speed", "2", "--state-directory", state, recording], stdin: Data("lock landscape\n".utf8))
+        #expect(first.status == 0)
+        #expect(first.stdout.contains(#""reply":"lock","ok":true"#))
+        let saved = try String(contentsOfFile: state + "/state", encoding: .utf8)
+        #expect(saved.contains("lock 90,270"))
+
+        let second = try OrientdProcess.run(["replay", "--fast", "--state-directory", state, recording])
+        let start = try #require(second.events?.first)
+        #expect(start["locked"] as? Bool == true)
+        #expect(start["screen"] as? String == "landscape-primary")
+
+        let overridden = try OrientdProcess.run(["replay", "--fast", "--lock", "portrait", "--state-directory", state, recording])
+        #expect(overridden.events?.first?["screen"] as? String == "portrait-primary", "--lock beats the saved lock")
+
+        try "version 1\nlock sideways\n".write(toFile: state + "/state", atomically: true, encoding: .utf8)
+        let corrupt = try OrientdProcess.run(["replay", "--fast", "--state-directory", state, recording])
+        #expect(corrupt.status == 0)
+        #expect(corrupt.stderr.contains("\(state)/state:2: 'sideways' is not an angle"))
+        #expect(corrupt.stderr.contains("starting with the configured default"))
+        #expect(corrupt.events?.first?["locked"] as? Bool == false)
+
+        let unwritable = try OrientdProcess.run(
+            ["replay", "--speed", "2", "--state-directory", "/dev/null/state", recording], stdin: Data("lock portrait\n".utf8))
+        #expect(unwritable.status == 0)
+        #expect(unwritable.stdout.contains(#""reply":"lock","ok":true"#))
+        #expect(unwritable.stdout.contains("was not saved to /dev/null/state/state"))
+    }
+
+    @Test("hooks: the event in the environment and arguments, failures and timeouts reported, classification never waits")
+    func hooks() throws {
+        let scratch = try Scratch()
+        let recording = try scratch.write("turn.csv", Scratch.rotationRecording())
+        let log = scratch.directory.appendingPathComponent("hook.log").path
+        let hook = try scratch.write(
+            "hook.sh", "#!/bin/sh\necho \"$# $1 [$2] $ORIENTD_XRANDR $ORIENTD_TRANSFORM $ORIENTD_LOCKED\" >> '\(log)'\n")
+        chmod(hook, 0o755)
+        let result = try OrientdProcess.run([
+            "replay", "--speed", "4", "--exec", hook, "--exec", "false",
+            "--exec", "sh -c 'sleep 3'", "--exec-timeout", "1.5", recording,
+        ])
+        #expect(result.status == 0)
+        let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(calls == ["2 portrait-primary [] normal normal false", "2 landscape-primary [portrait-primary] right 270 false"])
+        let events = try #require(result.events)
+        let hooks = events.filter { $0["event"] as? String == "hooks" }
+        #expect(hooks.count == 2)
+        #expect(hooks.allSatisfy { $0["outcome"] as? String == "failed" }, "failed beats changed")
+        let results = hooks.first?["results"] as? [[String: Any]] ?? []
+        #expect(results.map { $0["outcome"] as? String } == ["changed", "failed", "failed"])
+        #expect(results.last?["timeout"] as? Bool == true)
+        #expect(result.stderr.contains("hook 'false' for portrait-primary: exited with status 1"))
+        #expect(result.stderr.contains("hook 'sh -c 'sleep 3'' for portrait-primary: still running after 1.5 s; killed"))
+        // The turn to landscape was reported while the first batch of hooks still ran.
+        let order = events.compactMap { event in
+            (event["event"] as? String).map { $0 + ":" + ((event["screen"] as? String) ?? "") }
+        }
+        #expect(order.firstIndex(of: "orientation:landscape-primary")! < order.firstIndex(of: "hooks:portrait-primary")!)
+
+        let ok = try OrientdProcess.run(["replay", "--fast", "--exec", "true", "--exec", "sh -c 'exit 100'", recording])
+        let outcomes = ok.events?.filter { $0["event"] as? String == "hooks" }.map { $0["outcome"] as? String }
+        #expect(outcomes?.allSatisfy { $0 == "changed" } == true, "changed beats unchanged")
+
+        let shell = try OrientdProcess.run(["replay", "--fast", "--exec", "xrandr -o $ORIENTD_XRANDR", recording])
+        #expect(shell.status == 64)
+        #expect(shell.stderr.contains("hooks run without a shell"))
+    }
+}

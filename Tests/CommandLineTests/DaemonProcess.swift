@@ -1,0 +1,132 @@
+import Foundation
+import OrientdDaemon
+import Synchronization
+
+/// A running `orientd` (run or replay) whose standard output is read line by line as it
+/// comes, and whose standard input the test can write to, for tests that talk to the
+/// daemon while it runs.
+final class DaemonProcess: Sendable {
+    private let process: Process
+    private let input: FileHandle
+    private let lines = Mutex<[String]>([])
+    private let errorText = Mutex<String>("")
+    private let readers = DispatchGroup()
+
+    init(_ arguments: [String], environment: [String: String]? = nil) throws {
+        let process = Process()
+        process.executableURL = OrientdProcess.executable
+        process.arguments = arguments
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let out = Pipe()
+        let err = Pipe()
+        let inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inPipe
+        try process.run()
+        self.process = process
+        input = inPipe.fileHandleForWriting
+        let outHandle = out.fileHandleForReading
+        let errHandle = err.fileHandleForReading
+        DispatchQueue.global().async(group: readers) {
+            var pending = Data()
+            while case let chunk = outHandle.availableData, !chunk.isEmpty {
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 0x0a) {
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...newline)
+                    self.lines.withLock { $0.append(line) }
+                }
+            }
+        }
+        DispatchQueue.global().async(group: readers) {
+            while case let chunk = errHandle.availableData, !chunk.isEmpty {
+                self.errorText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+            }
+        }
+    }
+
+    var output: [String] { lines.withLock { $0 } }
+    var standardError: String { errorText.withLock { $0 } }
+    var pid: Int32 { process.processIdentifier }
+
+    func write(_ text: String) {
+        input.write(Data(text.utf8))
+    }
+
+    func closeInput() {
+        try? input.close()
+    }
+
+    /// Waits until some output line satisfies `match`; returns it, or nil after `timeout`.
+    @discardableResult
+    func waitForLine(timeout: Double = 10, _ match: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let line = output.first(where: match) { return line }
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    /// Waits until stderr contains `text`.
+    func waitForError(_ text: String, timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if standardError.contains(text) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the exit; the status (or nil after `timeout`, when it is killed).
+    func waitForExit(timeout: Double = 20) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        readers.wait()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// A temporary socket path short enough for sockaddr_un.
+func temporarySocketPath() -> String {
+    "/tmp/orientd-test-\(UUID().uuidString.prefix(8)).sock"
+}
+
+extension ControlClient {
+    /// Sends a request and returns its reply line (without the newline).
+    func request(_ line: String) throws -> String {
+        try send(line)
+        guard let reply = try readLine(timeout: 10) else { return "" }
+        return String(decoding: reply.dropLast(), as: UTF8.self)
+    }
+
+    /// Connects, retrying while the daemon is starting.
+    static func waitingFor(_ path: String, timeout: Double = 10) throws -> ControlClient {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            do {
+                return try ControlClient(path: path)
+            } catch {
+                if Date() > deadline { throw error }
+                usleep(20_000)
+            }
+        }
+    }
+}
