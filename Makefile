@@ -7,7 +7,7 @@ export PATH := $(if $(SWIFT_DIR),$(SWIFT_DIR):,)$(PATH)
 SWIFT ?= swift
 RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 
-.PHONY: all demo test build release benchmark recordings dependencies clean help
+.PHONY: all demo test build release benchmark benchmark-subscribers recordings dependencies clean help
 
 all: build
 
@@ -15,6 +15,7 @@ help:
 	@echo "make demo        read the accelerometer, or without one replay a bundled recording (JSON events on stdout)"
 	@echo "make test        build with warnings as errors and run every test"
 	@echo "make benchmark   print classifier and replay costs (see Benchmarks/)"
+	@echo "make benchmark-subscribers  print the delay from a sample to the 256th socket subscriber"
 	@echo "make recordings  regenerate Recordings/*.csv from Recordings/scenarios/"
 	@echo "make release     build .build/release/orientd"
 
@@ -43,6 +44,9 @@ test: dependencies
 
 benchmark: release
 	scripts/benchmark
+
+benchmark-subscribers: dependencies
+	cd Benchmarks && $(SWIFT) run -c release SubscriberLatency 1000
 
 recordings: release
 	scripts/regenerate-recordings

@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "OrientdCore", targets: ["OrientdCore"]),
         .library(name: "OrientdSimulation", targets: ["OrientdSimulation"]),
         .library(name: "OrientdIO", targets: ["OrientdIO"]),
+        .library(name: "OrientdDaemon", targets: ["OrientdDaemon"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

@@ -20,6 +20,16 @@ let package = Package(
             ],
             path: "Benchmarks/OrientdBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        // The delay from a sample to the event at the 256th socket subscriber (issue 4).
+        .executableTarget(
+            name: "SubscriberLatency",
+            dependencies: [
+                .product(name: "OrientdCore", package: "orientd"),
+                .product(name: "OrientdIO", package: "orientd"),
+                .product(name: "OrientdDaemon", package: "orientd"),
+            ],
+            path: "Benchmarks/SubscriberLatency"
+        ),
     ]
 )

@@ -294,7 +294,24 @@ struct ReadLoop {
         var clock = TimestampClock()
         var lastTime = -Double.infinity
         let interval = 1 / (info.samplingFrequency ?? configuration.rate)
+        // A buffer that wakes the reader for every scan (one without a working watermark,
+        // such as umockdev's) would cost a wake-up per sample; reading at most every
+        // `batch` seconds keeps it near the 25 refills a second a real buffer gives, for
+        // at most 40 ms of added delay. Not during the first half second, so the first
+        // event still comes as early as it can.
+        let batch = min(0.04, Double(SamplingFrequency.scansPerRefill(rate: 1 / interval)) * interval)
+        let attached = ReadLoop.monotonic()
+        var lastRead = -Double.infinity
         while true {
+            let now = ReadLoop.monotonic()
+            if now - attached > 0.5, now - lastRead < batch {
+                var quiet = [pollfd(fd: stop, events: Int16(POLLIN), revents: 0), pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+                let r = poll(&quiet, 2, Int32(((batch - (now - lastRead)) * 1000).rounded(.up)))
+                if r > 0 {
+                    if quiet[0].revents != 0 { return nil }
+                    if quiet[1].revents != 0, removed(scans.device.id) { return "removed" }
+                }
+            }
             var fds = [
                 pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
@@ -306,6 +323,7 @@ struct ReadLoop {
             if fds[1].revents != 0, removed(scans.device.id) { return "removed" }
             if fds[2].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return "the buffer closed" }
             guard fds[2].revents & Int16(POLLIN) != 0 else { continue }
+            lastRead = ReadLoop.monotonic()
             do {
                 try scans.read { x, y, z, timestamp in
                     let arrival = ReadLoop.monotonic() - start

@@ -19,6 +19,24 @@ struct ControlChannelTests {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A daemon replaying a still, portrait recording slowly (`speed` of real time) with a
+    /// socket, and a first client connected to it.
+    struct SlowDaemon {
+        var scratch: Scratch
+        var recording: String
+        var socket: String
+        var daemon: DaemonProcess
+        var client: ControlClient
+
+        init(speed: String = "0.05", extra: [String] = ["--no-commands"]) throws {
+            scratch = try Scratch()
+            recording = try scratch.write("still.csv", ControlChannelTests.portraitRecording())
+            socket = temporarySocketPath()
+            daemon = try DaemonProcess(["replay", "--speed", speed, "--socket", socket] + extra + [recording])
+            client = try ControlClient.waitingFor(socket)
+        }
+    }
+
     @Test("commands on standard input during a replay are answered in order, and a lock applies at once")
     func standardInput() throws {
         let scratch = try Scratch()
@@ -47,11 +65,8 @@ struct ControlChannelTests {
 
     @Test("orientd ctl and orientd monitor against a running daemon; SIGTERM stops it cleanly")
     func socketClients() throws {
-        let scratch = try Scratch()
-        let recording = try scratch.write("still.csv", Self.portraitRecording())
-        let socket = temporarySocketPath()
-        let daemon = try DaemonProcess(["replay", "--speed", "0.05", "--socket", socket, recording])
-        _ = try ControlClient.waitingFor(socket)
+        let slow = try SlowDaemon(extra: [])
+        let (socket, daemon) = (slow.socket, slow.daemon)
         var info = stat()
         #expect(stat(socket, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o660, "owner and group only")
@@ -93,11 +108,8 @@ struct ControlChannelTests {
 
     @Test("256 subscribers get every event in order; one that never reads is cut off alone")
     func manySubscribers() throws {
-        let scratch = try Scratch()
-        let recording = try scratch.write("still.csv", Self.portraitRecording())
-        let socket = temporarySocketPath()
-        let daemon = try DaemonProcess(["replay", "--speed", "0.02", "--socket", socket, "--no-commands", recording])
-        let driver = try ControlClient.waitingFor(socket)
+        let slow = try SlowDaemon(speed: "0.02")
+        let (socket, daemon, driver) = (slow.socket, slow.daemon, slow.client)
         #expect(daemon.waitForLine { $0.contains(#""cause":"start""#) } != nil)
 
         var readers: [ControlClient] = []
@@ -191,11 +203,8 @@ struct ControlChannelTests {
 
     @Test("malformed requests get an error reply or a clean disconnect; the daemon serves on")
     func malformedInput() throws {
-        let scratch = try Scratch()
-        let recording = try scratch.write("still.csv", Self.portraitRecording())
-        let socket = temporarySocketPath()
-        let daemon = try DaemonProcess(["replay", "--speed", "0.05", "--socket", socket, "--no-commands", recording])
-        let good = try ControlClient.waitingFor(socket)
+        let slow = try SlowDaemon()
+        let (socket, daemon, good) = (slow.socket, slow.daemon, slow.client)
 
         let garbage = try ControlClient(path: socket)
         try garbage.send(bytes: [0x00, 0x01, 0x02, 0x0a])
@@ -231,11 +240,8 @@ struct ControlChannelTests {
 
     @Test("a socket left by a crash is replaced; a live daemon's or a plain file is not")
     func staleSocket() throws {
-        let scratch = try Scratch()
-        let recording = try scratch.write("still.csv", Self.portraitRecording())
-        let socket = temporarySocketPath()
-        let crashed = try DaemonProcess(["replay", "--speed", "0.05", "--socket", socket, "--no-commands", recording])
-        _ = try ControlClient.waitingFor(socket)
+        let slow = try SlowDaemon()
+        let (scratch, recording, socket, crashed) = (slow.scratch, slow.recording, slow.socket, slow.daemon)
         crashed.signal(SIGKILL)
         _ = crashed.waitForExit()
         #expect(access(socket, F_OK) == 0, "kill -9 leaves the socket file behind")
