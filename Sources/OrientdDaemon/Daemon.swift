@@ -151,7 +151,10 @@ public final class Daemon {
         let ready = shared.isReady
         if ready, let listener { watch(listener.descriptor, POLLIN, .listener) }
         if ready, let fd = output.readDescriptor { watch(fd, POLLIN, .standardInput) }
-        if output.wantsWriteReadiness { watch(1, POLLOUT, .standardOutput) }
+        // A pipe's write end reports POLLERR when its reader closes it: watched even with
+        // nothing to write, so a run whose consumer left stops at once (and the sensor with
+        // it) instead of at its next event.
+        if !output.blockingWrites && !output.closed { watch(1, output.wantsWriteReadiness ? POLLOUT : 0, .standardOutput) }
         for client in clients {
             if ready, let fd = client.readDescriptor { watch(fd, POLLIN, .clientRead(client)) }
             if client.wantsWriteReadiness { watch(client.writeDescriptor, POLLOUT, .clientWrite(client)) }
@@ -173,7 +176,13 @@ public final class Daemon {
             case .signals: handleSignals()
             case .listener: acceptClients()
             case .standardInput: readCommands(from: output)
-            case .standardOutput: flush(output)
+            case .standardOutput:
+                if pfd.revents & Int16(POLLERR | POLLHUP) != 0 && output.output.isEmpty {
+                    ending = ending ?? (0, "standard output was closed by its reader; stopping")
+                    output.closed = true
+                } else {
+                    flush(output)
+                }
             case .clientRead(let client): readCommands(from: client)
             case .clientWrite(let client): flush(client)
             case .hook: break
