@@ -1,0 +1,464 @@
+import Foundation
+import Testing
+
+/// The rotation scripts in `hooks/`, fed by the real binary (stream mode) or run as
+/// `orientd run --exec` would (hook mode), against fake `xrandr`, `xinput`, `swaymsg`,
+/// `wlr-randr`, `hyprctl` and `niri` that log every call.
+@Suite("hooks/orientd-rotate-*")
+struct RotationScriptTests {
+    /// What one rotation applies, in each tool's words.
+    struct Words {
+        var xrandr: String
+        var transform: String
+        var hyprland: Int
+
+        /// The words of an orientation event. Wayland tools take "normal" for no transform.
+        init(event: [String: Any]) throws {
+            xrandr = try #require(event["xrandr"] as? String)
+            let transform = try #require(event["transform"] as? String)
+            self.transform = transform == "0" ? "normal" : transform
+            hyprland = try #require(event["hyprland"] as? Int)
+        }
+
+        init(xrandr: String, transform: String, hyprland: Int) {
+            self.xrandr = xrandr
+            self.transform = transform
+            self.hyprland = hyprland
+        }
+    }
+
+    /// A script and the calls it should make.
+    struct Script: Sendable, CustomTestStringConvertible {
+        var name: String
+        /// The tool whose failure must fail the rotation.
+        var tool: String
+        /// How it asks for the output, once, when ORIENTD_OUTPUT is not set.
+        var query: String
+        /// The calls that turn `output` to `words`, in order.
+        var calls: @Sendable (_ words: Words, _ output: String) -> [String]
+
+        var testDescription: String { name }
+        var url: URL { RotationScriptTests.hook(name) }
+
+        static let all: [Script] = [
+            Script(name: "orientd-rotate-x11", tool: "xrandr", query: "xrandr --query") { words, output in
+                [
+                    "xrandr --output \(output) --rotate \(words.xrandr)",
+                    "xinput list --long",
+                    "xinput map-to-output 10 \(output)",  // the touchscreen
+                    "xinput map-to-output 11 \(output)",  // the pen, not the touchpad (12) nor its keyboard (13)
+                ]
+            },
+            Script(name: "orientd-rotate-sway", tool: "swaymsg", query: "swaymsg -t get_outputs -r") { words, output in
+                [
+                    "swaymsg output \(output) transform \(words.transform)",
+                    "swaymsg input type:touch map_to_output \(output)",
+                    "swaymsg input type:tablet_tool map_to_output \(output)",
+                ]
+            },
+            Script(name: "orientd-rotate-wlroots", tool: "wlr-randr", query: "wlr-randr") { words, output in
+                ["wlr-randr --output \(output) --transform \(words.transform)"]
+            },
+            Script(name: "orientd-rotate-hyprland", tool: "hyprctl", query: "hyprctl monitors") { words, output in
+                let n = words.hyprland
+                return [
+                    "hyprctl --batch keyword monitor \(output),transform,\(n)"
+                        + " ; keyword input:touchdevice:transform \(n) ; keyword input:tablet:transform \(n)"
+                ]
+            },
+            Script(name: "orientd-rotate-niri", tool: "niri", query: "niri msg outputs") { words, output in
+                ["niri msg output \(output) transform \(words.transform)"]
+            },
+        ]
+    }
+
+    /// The output the fakes' answers lead to: a built-in panel, listed after an external one.
+    static let detectedOutput = "eDP-2"
+
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func hook(_ name: String) -> URL { repository.appendingPathComponent("hooks/\(name)") }
+
+    /// A recording that goes through all four screen orientations, then face-up (an event
+    /// whose screen does not change).
+    static let recording = repository.appendingPathComponent("Recordings/low-rate-10hz-rotations.csv").path
+
+    /// Lines a stream may carry besides orientation events; none may rotate anything.
+    static let otherLines = [
+        #"{"event":"sensor","state":"attached","time":0,"device":"iio:device0","name":"bmc150_accel","#
+            + #""location":"display","read":"buffered","rate":62.5,"version":1}"#,
+        #"{"event":"lock","time":3.44,"locked":true,"allowed":["portrait-secondary"],"by":"socket","version":1}"#,
+        #"{"event":"hooks","time":5.71,"screen":"portrait-secondary","outcome":"changed","results":[{"#
+            + #""command":"orientd-rotate-sway","outcome":"changed","exit":0,"seconds":0.012}],"version":1}"#,
+        #"{"reply":"lock","ok":true,"type":"portrait-secondary","angle":180,"device":"portrait","locked":true}"#,
+        // A reply that looks like an event must still be taken for a reply.
+        #"{"reply":"status","event":"orientation","screen":"portrait-secondary","previous":null,"#
+            + #""xrandr":"inverted","transform":"180","hyprland":2}"#,
+        #"{"event":"overflow","time":120.5,"dropped":70210,"version":1}"#,
+        "not json",
+        "",
+    ]
+
+    /// A change of the screen orientation, with the values orientd gives it.
+    struct Change {
+        var screen: String
+        var angle: Int
+        var device: String
+        var words: Words
+
+        static let landscape = Change(
+            screen: "landscape-primary", angle: 90, device: "landscape-left",
+            words: Words(xrandr: "right", transform: "270", hyprland: 3))
+        static let all = [
+            landscape,
+            Change(
+                screen: "portrait-secondary", angle: 180, device: "portrait-upside-down",
+                words: Words(xrandr: "inverted", transform: "180", hyprland: 2)),
+            Change(
+                screen: "landscape-secondary", angle: 270, device: "landscape-right",
+                words: Words(xrandr: "left", transform: "90", hyprland: 1)),
+            Change(
+                screen: "portrait-primary", angle: 0, device: "portrait",
+                words: Words(xrandr: "normal", transform: "normal", hyprland: 0)),
+        ]
+
+        /// The event line orientd prints; `previous` nil on the first.
+        func event(previous: String?) -> String {
+            #"{"event":"orientation","time":1.5,"device":"\#(device)","screen":"\#(screen)","angle":\#(angle),"#
+                + #""locked":false,"previous":\#(previous.map { "\"\($0)\"" } ?? "null"),"#
+                + #""xrandr":"\#(words.xrandr)","transform":"\#(words.transform)","hyprland":\#(words.hyprland),"#
+                + #""cause":"sensor","version":1}"#
+        }
+
+        /// The environment `orientd run --exec` gives a hook; `previous` empty on the first change.
+        func hookEnvironment(previous: String) -> [String: String] {
+            [
+                "ORIENTD_SCREEN": screen, "ORIENTD_PREVIOUS": previous, "ORIENTD_ANGLE": "\(angle)",
+                "ORIENTD_XRANDR": words.xrandr, "ORIENTD_TRANSFORM": words.transform,
+                "ORIENTD_HYPRLAND": "\(words.hyprland)", "ORIENTD_DEVICE": device, "ORIENTD_LOCKED": "false",
+                "ORIENTD_CAUSE": "sensor",
+                "ORIENTD_EVENT": event(previous: previous.isEmpty ? nil : previous),
+            ]
+        }
+    }
+
+    // MARK: Stream mode
+
+    @Test("stream mode: one rotation per screen change of a replay, in order; other lines ignored",
+        arguments: Script.all, [String?.none, "DP-3"])
+    func stream(script: Script, output: String?) throws {
+        let replay = try OrientdProcess.run(["replay", "--fast", Self.recording])
+        #expect(replay.status == 0)
+        let events = try #require(replay.events)
+        let changes = events.filter { ($0["previous"] as? String) != ($0["screen"] as? String) }
+        let words = try changes.map { try Words(event: $0) }
+        #expect(
+            changes.count >= 5 && changes.count < events.count,
+            "the recording must turn the screen several times, and once change only the pose")
+        #expect(Set(words.map(\.xrandr)) == ["normal", "right", "inverted", "left"])
+        let input = (["not json", Self.otherLines[0]] + replay.lines.flatMap { [$0] + Self.otherLines })
+            .joined(separator: "\n") + "\n"
+
+        let fakes = try FakeTools()
+        let run = try fakes.run(
+            script.url, environment: output.map { ["ORIENTD_OUTPUT": $0] } ?? [:], stdin: input)
+
+        let expected =
+            (output == nil ? [script.query] : []) + words.flatMap { script.calls($0, output ?? Self.detectedOutput) }
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        #expect(run.calls == expected)
+    }
+
+    @Test("stream mode: rotates as each event arrives, before the input ends", arguments: Script.all)
+    func streamDoesNotWaitForTheEnd(script: Script) throws {
+        let fakes = try FakeTools()
+        let input = Pipe()
+        let process = try fakes.start(script.url, environment: ["ORIENTD_OUTPUT": "DSI-1"], stdin: .pipe(input))
+        defer { try? input.fileHandleForWriting.close() }
+        input.fileHandleForWriting.write(Data((Change.landscape.event(previous: nil) + "\n").utf8))
+        let expected = script.calls(Change.landscape.words, "DSI-1")
+        let deadline = Date().addingTimeInterval(10)
+        while fakes.calls != expected && Date() < deadline { usleep(20_000) }
+        #expect(fakes.calls == expected)
+        #expect(process.isRunning, "the script must wait for more events")
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(fakes.calls == expected, "nothing more at the end of the input")
+    }
+
+    @Test("stream mode: a failed command is reported and the next event is applied", arguments: Script.all)
+    func streamGoesOnAfterAFailure(script: Script) throws {
+        let fakes = try FakeTools()
+        let (first, second) = (Change.all[3], Change.all[0])
+        let run = try fakes.run(
+            script.url, environment: ["ORIENTD_OUTPUT": "eDP-1", "FAKE_FAIL": script.tool],
+            stdin: first.event(previous: nil) + "\n" + second.event(previous: first.screen) + "\n")
+        #expect(run.status == 1, "the end status says a rotation failed")
+        #expect(run.stderr.contains("failed"), "\(run.stderr)")
+        // The first call of each rotation fails, so each rotation stops there.
+        #expect(run.calls == [script.calls(first.words, "eDP-1")[0], script.calls(second.words, "eDP-1")[0]])
+    }
+
+    // MARK: Hook mode
+
+    @Test("hook mode: applies the rotation in the environment and exits 0", arguments: Script.all)
+    func hook(script: Script) throws {
+        let fakes = try FakeTools()
+        var previous = ""
+        for change in Change.all {
+            let run = try fakes.run(
+                script.url, arguments: [change.screen, previous],
+                environment: change.hookEnvironment(previous: previous))
+            #expect(run.status == 0, "\(change.screen): \(run.stderr)")
+            #expect(run.stderr.isEmpty, "\(run.stderr)")
+            #expect(run.calls == [script.query] + script.calls(change.words, Self.detectedOutput))
+            previous = change.screen
+        }
+    }
+
+    @Test("hook mode through orientd replay --exec: changes applied in order, the first and the last",
+        arguments: Script.all)
+    func throughOrientd(script: Script) throws {
+        let replay = try OrientdProcess.run(["replay", "--fast", Self.recording])
+        let changes = try #require(replay.events).filter { ($0["previous"] as? String) != ($0["screen"] as? String) }
+        let blocks = try changes.map { [script.query] + script.calls(try Words(event: $0), Self.detectedOutput) }
+
+        let fakes = try FakeTools()
+        let run = try fakes.run(
+            OrientdProcess.executable, arguments: ["replay", "--fast", "--exec", script.url.path, Self.recording])
+        #expect(run.status == 0, "\(run.stderr)")
+        // A change waiting behind a running hook gives way to a newer one, so a fast replay
+        // may skip changes in between: the calls are those of some changes, in order, from
+        // the first to the last.
+        var calls = run.calls[...]
+        var applied: [Int] = []
+        while !calls.isEmpty,
+            let i = ((applied.last.map { $0 + 1 } ?? 0)..<blocks.count).first(where: { calls.starts(with: blocks[$0]) })
+        {
+            applied.append(i)
+            calls = calls.dropFirst(blocks[i].count)
+        }
+        #expect(calls.isEmpty, "calls of no change: \(Array(calls))")
+        #expect(applied.first == 0 && applied.last == blocks.count - 1, "\(applied)")
+        let output = OrientdProcess.Result(status: run.status, stdout: run.stdout, stderr: run.stderr)
+        let events = try #require(output.events)
+        let hooks = events.filter { $0["event"] as? String == "hooks" }
+        #expect(hooks.count == applied.count)
+        #expect(hooks.allSatisfy { $0["outcome"] as? String == "changed" }, "\(run.stdout)")
+    }
+
+    @Test("hook mode: the same screen as before is nothing to do, 100, and no call", arguments: Script.all)
+    func hookNothingToDo(script: Script) throws {
+        let fakes = try FakeTools()
+        let change = Change.landscape
+        let run = try fakes.run(
+            script.url, arguments: [change.screen, change.screen],
+            environment: change.hookEnvironment(previous: change.screen))
+        #expect(run.status == 100)
+        #expect(run.calls == [])
+    }
+
+    @Test("hook mode: a failing command fails the script, and stderr says what failed", arguments: Script.all)
+    func hookFailure(script: Script) throws {
+        let fakes = try FakeTools()
+        let change = Change.landscape
+        var environment = change.hookEnvironment(previous: "portrait-primary")
+        environment["FAKE_FAIL"] = script.tool
+        let run = try fakes.run(script.url, arguments: [change.screen, "portrait-primary"], environment: environment)
+        #expect(run.status != 0 && run.status != 100)
+        #expect(run.stderr.contains("failed") && run.stderr.contains(script.tool), "\(run.stderr)")
+    }
+
+    @Test("ORIENTD_OUTPUT is the output, without asking the compositor", arguments: Script.all)
+    func outputOverride(script: Script) throws {
+        let fakes = try FakeTools()
+        let change = Change.all[2]
+        var environment = change.hookEnvironment(previous: "portrait-primary")
+        environment["ORIENTD_OUTPUT"] = "HDMI-A-1"
+        let run = try fakes.run(script.url, arguments: [change.screen, "portrait-primary"], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.calls == script.calls(change.words, "HDMI-A-1"))
+    }
+
+    @Test("--help says how to use both modes", arguments: Script.all)
+    func help(script: Script) throws {
+        let run = try FakeTools().run(script.url, arguments: ["--help"])
+        #expect(run.status == 0)
+        #expect(run.calls == [])
+        for phrase in ["orientd run --exec \(script.name)", "Stream mode", "Hook mode", "ORIENTD_OUTPUT"] {
+            #expect(run.stdout.contains(phrase), "\(phrase)")
+        }
+    }
+
+    // MARK: One tool's details
+
+    @Test("x11: ORIENTD_TOUCH_DEVICES replaces the devices found; empty maps none")
+    func touchDeviceOverride() throws {
+        let fakes = try FakeTools()
+        var environment = Change.landscape.hookEnvironment(previous: "")
+        environment["ORIENTD_OUTPUT"] = "eDP-1"
+        environment["ORIENTD_TOUCH_DEVICES"] = "ELAN Touchscreen, 17"
+        let listed = try fakes.run(Self.hook("orientd-rotate-x11"), environment: environment)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(
+            listed.calls == [
+                "xrandr --output eDP-1 --rotate right", "xinput map-to-output ELAN Touchscreen eDP-1",
+                "xinput map-to-output 17 eDP-1",
+            ])
+        environment["ORIENTD_TOUCH_DEVICES"] = ""
+        let none = try fakes.run(Self.hook("orientd-rotate-x11"), environment: environment)
+        #expect(none.status == 0, "\(none.stderr)")
+        #expect(none.calls == ["xrandr --output eDP-1 --rotate right"])
+    }
+
+    @Test("hyprland: hyprctl exiting 0 with an answer other than ok is a failure")
+    func hyprlandRefusal() throws {
+        let fakes = try FakeTools()
+        var environment = Change.landscape.hookEnvironment(previous: "")
+        environment["FAKE_REPLY"] = "ok\ninvalid monitor rule\nok"
+        let run = try fakes.run(Self.hook("orientd-rotate-hyprland"), environment: environment)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("invalid monitor rule"), "\(run.stderr)")
+    }
+}
+
+extension RotationScriptTests {
+    /// A directory of fake tools, first in PATH, each logging its arguments (one call a line)
+    /// and answering the queries the scripts make, with an external output listed before the
+    /// built-in panel. FAKE_FAIL=TOOL makes TOOL fail; FAKE_REPLY replaces hyprctl's "ok"s.
+    struct FakeTools {
+        struct Run {
+            var status: Int32
+            var stdout: String
+            var stderr: String
+            var calls: [String]
+        }
+
+        enum Input {
+            case text(String)
+            case pipe(Pipe)
+        }
+
+        static let tools = ["xrandr", "xinput", "swaymsg", "wlr-randr", "hyprctl", "niri"]
+
+        static let fake = #"""
+            #!/bin/sh
+            name=${0##*/}
+            { printf '%s' "$name"; for a; do printf ' %s' "$a"; done; printf '\n'; } >>"$FAKE_LOG"
+            if [ "${FAKE_FAIL-}" = "$name" ]; then echo "$name: fake failure" >&2; exit 1; fi
+            case "$name${*:+ $*}" in
+            "xrandr --query")
+                echo 'Screen 0: minimum 320 x 200, current 3840 x 1080, maximum 16384 x 16384'
+                echo 'HDMI-1 connected 1920x1080+1920+0 (normal left inverted right x axis y axis) 527mm x 296mm'
+                echo '   1920x1080     60.00*+'
+                echo 'DP-1 disconnected (normal left inverted right x axis y axis)'
+                echo 'eDP-2 connected primary 1920x1080+0+0 (normal left inverted right x axis y axis) 294mm x 165mm'
+                ;;
+            "xinput list --long")
+                printf '⎡ Virtual core pointer                    \tid=2\t[master pointer  (3)]\n'
+                printf '\tReporting 1 classes:\n\t\tClass originated from: 10. Type: XITouchClass\n'
+                printf '\t\t  Touch mode: direct\n'
+                printf '⎜   ↳ Virtual core XTEST pointer              \tid=4\t[slave  pointer  (2)]\n'
+                printf '⎜   ↳ ELAN2514:00 04F3:2817                   \tid=10\t[slave  pointer  (2)]\n'
+                printf '\tReporting 1 classes:\n\t\tClass originated from: 10. Type: XITouchClass\n'
+                printf '\t\t  Touch mode: direct\n'
+                printf '⎜   ↳ SYNA3602:00 0911:5288 Touchpad          \tid=12\t[slave  pointer  (2)]\n'
+                printf '\tReporting 1 classes:\n\t\tClass originated from: 12. Type: XITouchClass\n'
+                printf '\t\t  Touch mode: dependent\n'
+                printf '⎜   ↳ ELAN2514:00 04F3:2817 Stylus Pen (0)    \tid=11\t[slave  pointer  (2)]\n'
+                printf '⎣ Virtual core keyboard                   \tid=3\t[master keyboard (2)]\n'
+                printf '    ↳ Virtual core XTEST keyboard             \tid=5\t[slave  keyboard (3)]\n'
+                printf '    ↳ ELAN2514:00 04F3:2817 Pen               \tid=13\t[slave  keyboard (3)]\n'
+                ;;
+            "swaymsg -t get_outputs -r")
+                printf '%s\n' '[' '  {' '    "id": 3,' '    "type": "output",' '    "name": "HDMI-A-1",' \
+                    '    "rect": { "x": 1920, "y": 0 }' '  },' '  {' '    "id": 4,' '    "type": "output",' \
+                    '    "name": "eDP-2",' '    "make": "Sharp Corporation"' '  }' ']'
+                ;;
+            "hyprctl monitors")
+                printf 'Monitor HDMI-A-1 (ID 1):\n\t1920x1080@60.00000 at 1920x0\n\tactiveWorkspace: 2 (2)\n\n'
+                printf 'Monitor eDP-2 (ID 0):\n\t1920x1080@60.00000 at 0x0\n\n'
+                ;;
+            "hyprctl --batch"*)
+                printf '%s\n' "${FAKE_REPLY-ok ok ok}"
+                ;;
+            "niri msg outputs")
+                printf 'Output "Dell Inc. DELL U2719D ABC" (HDMI-A-1)\n  Current mode: 2560x1440 @ 59.951 Hz\n\n'
+                printf 'Output "Sharp Corporation 0x14D0 Unknown" (eDP-2)\n  Current mode: 1920x1080 @ 60.000 Hz\n'
+                ;;
+            "wlr-randr")
+                printf 'HDMI-A-1 "Dell Inc. DELL U2719D (HDMI-A-1)"\n  Enabled: yes\n  Modes:\n    2560x1440 px\n'
+                printf 'eDP-2 "Sharp Corporation 0x14D0 (eDP-2)"\n  Enabled: yes\n'
+                ;;
+            esac
+            """#
+
+        let scratch: Scratch
+        let bin: URL
+        let log: URL
+
+        init() throws {
+            scratch = try Scratch()
+            bin = scratch.directory.appendingPathComponent("bin")
+            log = scratch.directory.appendingPathComponent("calls.log")
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            let fake = bin.appendingPathComponent("fake")
+            try Self.fake.write(to: fake, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+            for tool in Self.tools {
+                try FileManager.default.createSymbolicLink(
+                    atPath: bin.appendingPathComponent(tool).path, withDestinationPath: "fake")
+            }
+        }
+
+        /// The calls logged since the last start.
+        var calls: [String] {
+            guard let text = try? String(contentsOf: log, encoding: .utf8) else { return [] }
+            return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
+
+        /// Starts `program` (a script, or orientd running one) with the fakes first in PATH and
+        /// no environment but `environment`, standard output and error into files, and a fresh log.
+        func start(_ program: URL, arguments: [String] = [], environment: [String: String] = [:], stdin: Input)
+            throws -> Process
+        {
+            try? FileManager.default.removeItem(at: log)
+            let process = Process()
+            process.executableURL = program
+            process.arguments = arguments
+            process.environment = environment.merging(
+                ["PATH": "\(bin.path):/usr/bin:/bin", "FAKE_LOG": log.path], uniquingKeysWith: { $1 })
+            switch stdin {
+            case .text(let text):
+                let path = try scratch.write("stdin", text)
+                process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            case .pipe(let pipe):
+                process.standardInput = pipe
+            }
+            func emptyFile(_ name: String) throws -> FileHandle {
+                let url = scratch.directory.appendingPathComponent(name)
+                try Data().write(to: url)
+                return try FileHandle(forWritingTo: url)
+            }
+            process.standardOutput = try emptyFile("stdout")
+            process.standardError = try emptyFile("stderr")
+            try process.run()
+            return process
+        }
+
+        /// Runs `program` to its end (see `start`), `stdin` on its standard input.
+        func run(_ program: URL, arguments: [String] = [], environment: [String: String] = [:], stdin: String = "")
+            throws -> Run
+        {
+            let process = try start(program, arguments: arguments, environment: environment, stdin: .text(stdin))
+            process.waitUntilExit()
+            func read(_ name: String) -> String {
+                (try? String(contentsOf: scratch.directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
+            }
+            return Run(status: process.terminationStatus, stdout: read("stdout"), stderr: read("stderr"), calls: calls)
+        }
+    }
+}

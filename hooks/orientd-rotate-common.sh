@@ -1,0 +1,244 @@
+# orientd-rotate-common.sh: the code every orientd-rotate-* script shares. Sourced, not run.
+# shellcheck shell=sh
+#
+# A script that sources this file defines
+#   orientd_about           prints its part of --help: what it runs, how it finds the output
+#   orientd_detect_output   prints the name of the output to turn, or fails
+#   orientd_apply OUT WORD  turns OUT to WORD and maps touch input to it; fails if a command failed
+# and ends with
+#   orientd_main NAME KEY "$@"
+# NAME is its name, for messages and --help; KEY the event field it applies: xrandr,
+# transform or hyprland (ORIENTD_XRANDR, ORIENTD_TRANSFORM or ORIENTD_HYPRLAND in hook mode).
+
+orientd_tool=orientd-rotate
+orientd_key=
+orientd_variable=
+orientd_default_output=eDP-1
+orientd_detected=
+orientd_cr=$(printf '\r')
+
+orientd_warn() {
+    printf '%s: %s\n' "$orientd_tool" "$*" >&2
+}
+
+# orientd_run COMMAND ARGS...: runs a command with standard input closed (in stream mode
+# it must not eat the events), keeps what it printed in orientd_cmd_output, and on
+# failure says on stderr what failed and what it said.
+orientd_run() {
+    orientd_cmd_output=$("$@" 2>&1 </dev/null)
+    orientd_cmd_status=$?
+    [ "$orientd_cmd_status" -eq 0 ] && return 0
+    orientd_warn "failed (status $orientd_cmd_status): $*${orientd_cmd_output:+: $orientd_cmd_output}"
+    return 1
+}
+
+# orientd_pick_output: reads output names, one a line, and prints the built-in panel's
+# (eDP*, LVDS*, DSI*), else the first. Fails when there is none.
+orientd_pick_output() {
+    orientd_first=
+    while IFS= read -r orientd_name; do
+        case $orientd_name in
+        '') continue ;;
+        eDP* | LVDS* | DSI*)
+            printf '%s\n' "$orientd_name"
+            return 0
+            ;;
+        esac
+        [ -n "$orientd_first" ] || orientd_first=$orientd_name
+    done
+    [ -n "$orientd_first" ] && printf '%s\n' "$orientd_first"
+}
+
+# Sets orientd_out: ORIENTD_OUTPUT, else what orientd_detect_output finds (asked once, then
+# remembered), else eDP-1 with a warning (and asked again on the next rotation).
+orientd_find_output() {
+    if [ -n "${ORIENTD_OUTPUT-}" ]; then
+        orientd_out=$ORIENTD_OUTPUT
+        return
+    fi
+    if [ -z "$orientd_detected" ]; then
+        orientd_detected=$(orientd_detect_output 2>/dev/null </dev/null)
+    fi
+    if [ -n "$orientd_detected" ]; then
+        orientd_out=$orientd_detected
+    else
+        orientd_warn "could not find the output to turn; using $orientd_default_output (set ORIENTD_OUTPUT to choose)"
+        orientd_out=$orientd_default_output
+    fi
+}
+
+# orientd_field LINE KEY: sets orientd_value to the value of KEY in the JSON object LINE,
+# without its quotes ("null" for null); fails when LINE has no KEY.
+#
+# This is sound without a JSON parser because an orientation event is a flat object (no
+# nested objects or arrays), no key appears twice, and every value is a number, true,
+# false, null or a string of plain words (letters, digits, '-', '.', '_', ':') that holds
+# no quote, backslash, comma or brace. So '"KEY":' occurs only where KEY is a key (a
+# string value is followed by ',' or '}', never by ':'), and the value ends at the next
+# '"' if it is a string, else at the next ',' or '}'. Blanks after the colon are allowed.
+# Of the other kinds, some of which nest ("allowed" of lock, "results" of hooks), only
+# "event" is read: orientd writes it first, and inside a string a quote is escaped, so
+# no '"event":' comes before it.
+orientd_field() {
+    orientd_pattern="\"$2\":"
+    case $1 in
+    *"$orientd_pattern"*) ;;
+    *) return 1 ;;
+    esac
+    orientd_value=${1#*"$orientd_pattern"}
+    orientd_value=${orientd_value#"${orientd_value%%[! ]*}"}
+    case $orientd_value in
+    \"*)
+        orientd_value=${orientd_value#\"}
+        orientd_value=${orientd_value%%\"*}
+        ;;
+    *)
+        orientd_value=${orientd_value%%,*}
+        orientd_value=${orientd_value%%\}*}
+        orientd_value=${orientd_value%% *}
+        ;;
+    esac
+}
+
+orientd_is_screen() {
+    case $1 in
+    portrait-primary | landscape-primary | portrait-secondary | landscape-secondary) return 0 ;;
+    esac
+    return 1
+}
+
+# Checks orientd_word for orientd_key. Wayland tools take "normal" for no transform, so a
+# "0" (as a future orientd may write) becomes "normal".
+orientd_check_word() {
+    case $orientd_key:$orientd_word in
+    xrandr:normal | xrandr:left | xrandr:inverted | xrandr:right) return 0 ;;
+    transform:0) orientd_word=normal ;;
+    transform:normal | transform:90 | transform:180 | transform:270) return 0 ;;
+    hyprland:0 | hyprland:1 | hyprland:2 | hyprland:3) return 0 ;;
+    *) return 1 ;;
+    esac
+}
+
+orientd_rotate() {
+    orientd_find_output
+    orientd_apply "$orientd_out" "$orientd_word"
+}
+
+# Stream mode: one line, one event. Anything but an orientation event that moves the
+# screen is ignored.
+orientd_handle() {
+    case $1 in
+    *'"reply":'*) return 0 ;; # an answer to a command, not an event
+    '{'*'}') ;;
+    *) return 0 ;; # not a JSON object
+    esac
+    orientd_field "$1" event && [ "$orientd_value" = orientation ] || return 0
+    if ! orientd_field "$1" screen || ! orientd_is_screen "$orientd_value"; then
+        orientd_warn "ignored an orientation event without a valid \"screen\": $1"
+        return 0
+    fi
+    orientd_screen=$orientd_value
+    orientd_field "$1" previous || orientd_value=null
+    [ "$orientd_value" != "$orientd_screen" ] || return 0 # only the pose or the lock changed
+    if ! orientd_field "$1" "$orientd_key"; then
+        orientd_warn "ignored an orientation event without \"$orientd_key\": $1"
+        return 0
+    fi
+    orientd_word=$orientd_value
+    if ! orientd_check_word; then
+        orientd_warn "ignored an orientation event with \"$orientd_key\":\"$orientd_word\": $1"
+        return 0
+    fi
+    orientd_rotate
+}
+
+orientd_stream() {
+    orientd_status=0
+    while IFS= read -r orientd_line || [ -n "$orientd_line" ]; do
+        orientd_handle "${orientd_line%"$orientd_cr"}" || orientd_status=1
+    done
+    return "$orientd_status"
+}
+
+# Hook mode: one change, from the environment orientd run --exec sets and its arguments.
+orientd_hook() {
+    if [ $# -gt 2 ]; then
+        orientd_warn "too many arguments (see --help)"
+        exit 2
+    fi
+    orientd_screen=${1-$ORIENTD_SCREEN}
+    orientd_previous=${2-${ORIENTD_PREVIOUS-}}
+    if ! orientd_is_screen "$orientd_screen"; then
+        orientd_warn "the new screen orientation is '$orientd_screen', not a W3C type (portrait-primary, landscape-primary, portrait-secondary, landscape-secondary)"
+        exit 2
+    fi
+    [ "$orientd_screen" != "$orientd_previous" ] || exit 100
+    case $orientd_key in
+    xrandr) orientd_word=${ORIENTD_XRANDR-} ;;
+    transform) orientd_word=${ORIENTD_TRANSFORM-} ;;
+    hyprland) orientd_word=${ORIENTD_HYPRLAND-} ;;
+    esac
+    if ! orientd_check_word; then
+        orientd_warn "$orientd_variable is '$orientd_word', not a $orientd_key value orientd writes"
+        exit 2
+    fi
+    orientd_rotate || exit 1
+    exit 0
+}
+
+orientd_usage() {
+    orientd_word_variable=$(printf '%s                ' "$orientd_variable" | cut -c1-17)
+    cat <<EOF
+Usage: orientd run | $orientd_tool            stream mode
+       orientd run --exec $orientd_tool       hook mode
+       $orientd_tool -h | --help
+
+EOF
+    orientd_about
+    cat <<EOF
+
+Stream mode (ORIENTD_SCREEN not set): reads orientd's JSON events on standard input,
+one a line, and turns the screen as each "orientation" event arrives whose "screen"
+differs from its "previous" (the first event, "previous":null, too). Other lines are
+ignored. A failed command is reported on standard error and the next event is handled;
+at the end of the input the exit status is 1 if a rotation failed, else 0.
+    orientd run | $orientd_tool
+    orientd replay --fast recording.csv | $orientd_tool
+
+Hook mode (ORIENTD_SCREEN set, as 'orientd run --exec' does on each change of the
+screen orientation): applies $orientd_variable once and exits: 0 applied, 100 nothing
+to do (the new screen orientation is the previous one), 1 a command failed (said on
+standard error), 2 bad arguments or environment. \$1 and \$2, when given, are the new
+and the previous W3C type and take the place of ORIENTD_SCREEN and ORIENTD_PREVIOUS.
+
+Environment:
+    ORIENTD_OUTPUT    the output to turn (default: found as above, else $orientd_default_output)
+    ORIENTD_SCREEN    hook mode: the new W3C screen orientation type (orientd sets it)
+    ORIENTD_PREVIOUS  hook mode: the previous one, empty on the first change
+    $orientd_word_variable hook mode: the value applied
+orientd sets more (ORIENTD_ANGLE, ORIENTD_DEVICE, ORIENTD_LOCKED, ORIENTD_EVENT, ...);
+this script does not need them.
+EOF
+}
+
+orientd_main() {
+    orientd_tool=$1
+    orientd_key=$2
+    orientd_variable=ORIENTD_$(printf '%s' "$orientd_key" | tr '[:lower:]' '[:upper:]')
+    shift 2
+    case ${1-} in
+    -h | --help)
+        orientd_usage
+        exit 0
+        ;;
+    esac
+    if [ -n "${ORIENTD_SCREEN+set}" ]; then
+        orientd_hook "$@"
+    fi
+    if [ $# -gt 0 ]; then
+        orientd_warn "unexpected argument '$1': stream mode reads events on standard input (see --help)"
+        exit 2
+    fi
+    orientd_stream
+    exit
+}
