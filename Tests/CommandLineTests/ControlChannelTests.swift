@@ -238,6 +238,20 @@ struct ControlChannelTests {
         #expect(daemon.waitForExit(timeout: 5) == 0)
     }
 
+    @Test("--socket-group and --socket-mode set who may connect")
+    func socketPermissions() throws {
+        let slow = try SlowDaemon(extra: ["--no-commands", "--socket-group", "daemon", "--socket-mode", "640"])
+        var info = stat()
+        #expect(stat(slow.socket, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o640)
+        #expect(info.st_gid == getgrnam("daemon")?.pointee.gr_gid)
+        let unknown = try OrientdProcess.run(["replay", "--fast", "--socket-group", "no-such-group-here", slow.recording])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("no group 'no-such-group-here'"))
+        slow.daemon.signal(SIGTERM)
+        #expect(slow.daemon.waitForExit(timeout: 5) == 0)
+    }
+
     @Test("a socket left by a crash is replaced; a live daemon's or a plain file is not")
     func staleSocket() throws {
         let slow = try SlowDaemon()
