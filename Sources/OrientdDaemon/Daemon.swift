@@ -41,6 +41,11 @@ public final class Daemon {
     private let hooks: HookRunner
     private let shared: SharedService
     private let output: Endpoint
+    private let notifier = ServiceNotifier()
+    private var notifiedReady = false
+    private var nextWatchdog: Double?
+    /// What STATUS= says about the source, before the orientation.
+    private var sourceStatus = "starting"
     private var clients: [Endpoint] = []
     private var clientSerial = 0
     private let started = Pacer.monotonicNow()
@@ -117,6 +122,10 @@ public final class Daemon {
     /// returns the exit status.
     public func run(source: some SampleSource) -> Int32 {
         sourceName = source.name
+        if let interval = notifier.watchdogInterval {
+            notifier.watchdog()
+            nextWatchdog = Pacer.monotonicNow() + interval
+        }
         source.start(into: shared)
         defer {
             shared.stop()
@@ -161,7 +170,7 @@ public final class Daemon {
         }
         for fd in hooks.descriptors { watch(fd, POLLIN, .hook) }
         var timeout: Int32 = -1
-        if let deadline = hooks.deadline {
+        if let deadline = [hooks.deadline, nextWatchdog].compactMap({ $0 }).min() {
             timeout = Int32(max(0, (deadline - Pacer.monotonicNow()) * 1000).rounded(.up))
         }
         let r = poll(&fds, nfds_t(fds.count), timeout)
@@ -193,6 +202,10 @@ public final class Daemon {
             broadcastOutbox()
         }
         reportHooks()
+        if let due = nextWatchdog, let interval = notifier.watchdogInterval, Pacer.monotonicNow() >= due {
+            notifier.watchdog()
+            nextWatchdog = Pacer.monotonicNow() + interval
+        }
         clients.removeAll { client in
             if client.closed || (client.closeWhenFlushed && client.output.isEmpty) {
                 client.closeDescriptors()
@@ -232,10 +245,24 @@ public final class Daemon {
             switch item {
             case .orientation(let event):
                 broadcast(event.jsonLine)
+                notifier.status(statusLine())
                 if event.screenChanged { reportStarted(hooks.schedule(event, now: Pacer.monotonicNow())) }
             case .line(let line): broadcast(line)
             case .warning(let message): diagnostics.warning(message)
             case .note(let message): diagnostics.note(message)
+            case .waiting(let description):
+                sourceStatus = description
+                notifier.status(statusLine())
+            case .opened(let description):
+                sourceStatus = description
+                if notifiedReady {
+                    notifier.status(statusLine())
+                } else {
+                    // READY=1 only now that the sensor is open (or the replay started),
+                    // so units ordered after orientd find it answering.
+                    notifier.ready(status: statusLine())
+                    notifiedReady = true
+                }
             }
         }
     }
@@ -447,12 +474,20 @@ public final class Daemon {
         }
     }
 
+    /// The STATUS= text: `systemctl status orientd` shows it.
+    private func statusLine() -> String {
+        let (current, policy) = shared.withService { ($0.pipeline.current, $0.pipeline.policy) }
+        guard let current else { return "\(sourceStatus); no certain pose yet" }
+        return "\(sourceStatus); screen \(current.screenType.rawValue), device \(policy.device.rawValue), \(policy.isLocked ? "locked" : "unlocked")"
+    }
+
     // MARK: Ending
 
     /// Delivers what is left: the last events, the running hooks (a replay's end waits
     /// for them; a signal ends them), and what the readers have not read yet.
     private func finishUp() {
         let signalled = ending?.note?.hasPrefix("SIG") ?? false
+        notifier.stopping(status: ending?.note ?? "stopping")
         broadcastOutbox()
         if signalled {
             hooks.killAll()

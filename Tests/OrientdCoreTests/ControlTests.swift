@@ -255,7 +255,7 @@ struct OrientationServiceTests {
             switch $0 {
             case .orientation(let e): String(decoding: e.jsonLine, as: UTF8.self)
             case .line(let l): String(decoding: l, as: UTF8.self)
-            case .warning, .note: nil
+            default: nil
             }
         }
     }

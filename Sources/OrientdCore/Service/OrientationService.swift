@@ -20,6 +20,12 @@ public struct OrientationService: Sendable {
         /// For people, on standard error.
         case warning(String)
         case note(String)
+        /// The source is open and producing (a sensor attached, a replay started): what
+        /// to tell the service manager.
+        case opened(String)
+        /// The source is waiting (for a sensor to appear or return): the service manager's
+        /// status.
+        case waiting(String)
     }
 
     /// What a command did.

@@ -63,6 +63,7 @@ public struct RecordingSource: SampleSource {
                     let (pipeline, warnings) = try makePipeline(header, matrix, line, reader.displayName)
                     warnings.forEach { service.post(.warning($0)) }
                     service.ready(pipeline)
+                    service.post(.opened("replaying \(reader.displayName)"))
                 case .warning(let issue):
                     service.post(.warning(issue.description))
                     if strict { throw Failure(status: 65, message: "stopped at the first warning (--strict)") }

@@ -22,11 +22,14 @@ public struct SensorSource: SampleSource {
                     source: info.candidate.id, mountMatrix: info.mountMatrix,
                     line: SensorEventLine.attached(info, time: service.withService { $0.pipeline.lastTime }))
                 service.post(.note("reading \(info.candidate.id) (\(info.candidate.name ?? "unnamed")), \(info.readPath.rawValue)"))
+                service.post(.opened("reading \(info.candidate.id), \(info.readPath.rawValue)"))
             case .lost(let device, let reason):
                 service.post(.line(SensorEventLine.lost(device: device, reason: reason, time: service.withService { $0.pipeline.lastTime })))
                 service.post(.warning("\(device) lost: \(reason); waiting for it to return"))
+                service.post(.waiting("\(device) lost; waiting for it to return"))
             case .waiting(let message):
                 service.post(.note(message))
+                service.post(.waiting(message))
             case .warning(let message):
                 service.post(.warning(message))
             case .failed(let message):

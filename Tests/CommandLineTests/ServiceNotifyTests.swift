@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// systemd's notify protocol against a real datagram socket in NOTIFY_SOCKET, as
+/// systemd would hold it.
+@Suite("systemd notify protocol")
+struct ServiceNotifyTests {
+    /// A bound AF_UNIX datagram socket that collects messages.
+    final class NotifySocket {
+        let path = "/tmp/orientd-notify-\(UUID().uuidString.prefix(8))"
+        let descriptor: Int32
+
+        init() throws {
+            descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+            let r = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            try #require(r == 0)
+        }
+
+        /// Every message that arrives within `seconds`.
+        func messages(for seconds: Double) -> [String] {
+            var out: [String] = []
+            let deadline = Date().addingTimeInterval(seconds)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while Date() < deadline {
+                var p = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 else { continue }
+                let n = recv(descriptor, &buffer, buffer.count, 0)
+                if n > 0 { out.append(String(decoding: buffer[0..<n], as: UTF8.self)) }
+            }
+            return out
+        }
+
+        deinit {
+            close(descriptor)
+            unlink(path)
+        }
+    }
+
+    @Test("READY=1 once the replay started, STATUS= with the screen, WATCHDOG=1 at half the interval, STOPPING=1 on SIGTERM")
+    func notify() throws {
+        let notify = try NotifySocket()
+        let scratch = try Scratch()
+        let recording = try scratch.write("turn.csv", Scratch.rotationRecording())
+        let daemon = try DaemonProcess(
+            ["replay", "--speed", "0.5", "--no-commands", recording],
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
+        let early = notify.messages(for: 1.5)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(timeout: 5) == 0)
+        let late = notify.messages(for: 0.3)
+        let all = early + late
+
+        let ready = all.firstIndex { $0.hasPrefix("READY=1") }
+        #expect(ready != nil, "\(all)")
+        #expect(all.first { $0.hasPrefix("READY=1") }?.contains("STATUS=replaying \(recording)") == true)
+        #expect(all.contains { $0.hasPrefix("STATUS=") && $0.contains("screen portrait-primary, device portrait, unlocked") })
+        let watchdogs = early.filter { $0 == "WATCHDOG=1" }.count
+        #expect((10...20).contains(watchdogs), "every 100 ms for 1.5 s: \(watchdogs)")
+        #expect(late.contains { $0.hasPrefix("STOPPING=1") && $0.contains("SIGTERM") })
+        #expect(all.last?.hasPrefix("STOPPING=1") == true, "nothing after STOPPING=1")
+    }
+
+    @Test("the abstract namespace (@name) works too; without NOTIFY_SOCKET nothing is sent")
+    func abstractAndAbsent() throws {
+        let scratch = try Scratch()
+        let recording = try scratch.write("turn.csv", Scratch.rotationRecording())
+        let name = "orientd-notify-\(UUID().uuidString.prefix(8))"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: [0] + Array(name.utf8)) }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + 1 + name.utf8.count)
+        let r = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        try #require(r == 0)
+        let result = try OrientdProcess.run(["replay", "--fast", recording], environment: ["NOTIFY_SOCKET": "@" + name])
+        #expect(result.status == 0)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&p, 1, 1000) > 0)
+        let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        #expect(n > 0 && String(decoding: buffer[0..<n], as: UTF8.self).hasPrefix("READY=1"))
+    }
+}
