@@ -5,9 +5,24 @@ SWIFT_DIR := $(firstword $(wildcard /opt/swift/usr/bin))
 export PATH := $(if $(SWIFT_DIR),$(SWIFT_DIR):,)$(PATH)
 
 SWIFT ?= swift
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+LIBDIR = $(PREFIX)/lib
+DATADIR = $(PREFIX)/share
+# systemd and udev look under /usr/lib and /usr/local/lib alike.
+UNITDIR = $(LIBDIR)/systemd/system
+UDEVRULESDIR = $(LIBDIR)/udev/rules.d
+SYSUSERSDIR = $(LIBDIR)/sysusers.d
+HOOKSDIR = $(LIBDIR)/orientd/hooks
+HOOKS = orientd-rotate-x11 orientd-rotate-sway orientd-rotate-wlroots orientd-rotate-hyprland orientd-rotate-niri
+# The packaged binary: the Swift runtime linked in and not position-independent, which
+# keeps its resident size lowest (README, "Live cost").
+PACKAGE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie --scratch-path .build-package
 RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 
-.PHONY: all demo test build release benchmark benchmark-subscribers recordings dependencies clean help
+.PHONY: all demo test build release benchmark benchmark-subscribers recordings dependencies clean help \
+	package install uninstall check-systemd
 
 all: build
 
@@ -18,6 +33,9 @@ help:
 	@echo "make benchmark-subscribers  print the delay from a sample to the 256th socket subscriber"
 	@echo "make recordings  regenerate Recordings/*.csv from Recordings/scenarios/"
 	@echo "make release     build .build/release/orientd"
+	@echo "make install     install binary, unit, udev rule, sysusers, hooks, completions (PREFIX=$(PREFIX) DESTDIR=)"
+	@echo "make uninstall   remove what make install installed"
+	@echo "make check-systemd  verify the unit, score its exposure, test the udev rule (private namespace)"
 
 dependencies:
 	@scripts/install-dependencies
@@ -51,5 +69,42 @@ benchmark-subscribers: dependencies
 recordings: release
 	scripts/regenerate-recordings
 
+package: dependencies
+	@$(SWIFT) build $(PACKAGE_FLAGS) >&2
+
+install: package
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSUSERSDIR) \
+		$(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/doc/orientd \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions \
+		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d
+	install -m 755 $$($(SWIFT) build $(PACKAGE_FLAGS) --show-bin-path)/orientd $(DESTDIR)$(BINDIR)/orientd
+	sed 's|/usr/bin/orientd|$(BINDIR)/orientd|' systemd/orientd.service > $(DESTDIR)$(UNITDIR)/orientd.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/orientd.service
+	install -m 644 systemd/60-orientd.rules $(DESTDIR)$(UDEVRULESDIR)/60-orientd.rules
+	install -m 644 systemd/orientd.sysusers $(DESTDIR)$(SYSUSERSDIR)/orientd.conf
+	install -m 644 hooks/orientd-rotate-common.sh $(DESTDIR)$(HOOKSDIR)/
+	for h in $(HOOKS); do install -m 755 hooks/$$h $(DESTDIR)$(HOOKSDIR)/ && ln -sf $(HOOKSDIR)/$$h $(DESTDIR)$(BINDIR)/$$h; done
+	install -m 644 README.md $(DESTDIR)$(DATADIR)/doc/orientd/README.md
+	install -m 644 hooks/README.md $(DESTDIR)$(DATADIR)/doc/orientd/hooks.md
+	$(DESTDIR)$(BINDIR)/orientd --generate-completion-script bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/orientd
+	$(DESTDIR)$(BINDIR)/orientd --generate-completion-script zsh > $(DESTDIR)$(DATADIR)/zsh/site-functions/_orientd
+	$(DESTDIR)$(BINDIR)/orientd --generate-completion-script fish > $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/orientd.fish
+	@if [ -z "$(DESTDIR)" ]; then \
+		echo "installed; to start it now and whenever an accelerometer appears:" >&2; \
+		echo "  systemd-sysusers && udevadm control --reload && udevadm trigger -s iio && systemctl daemon-reload && systemctl start orientd" >&2; \
+	fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/orientd $(DESTDIR)$(UNITDIR)/orientd.service $(DESTDIR)$(UDEVRULESDIR)/60-orientd.rules \
+		$(DESTDIR)$(SYSUSERSDIR)/orientd.conf \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions/orientd $(DESTDIR)$(DATADIR)/zsh/site-functions/_orientd \
+		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/orientd.fish
+	for h in $(HOOKS); do rm -f $(DESTDIR)$(BINDIR)/$$h; done
+	rm -rf $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/doc/orientd
+	-rmdir $(DESTDIR)$(LIBDIR)/orientd 2>/dev/null
+
+check-systemd: release
+	scripts/check-systemd
+
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build .build-package Benchmarks/.build
