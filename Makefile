@@ -7,6 +7,7 @@ export PATH := $(if $(SWIFT_DIR),$(SWIFT_DIR):,)$(PATH)
 SWIFT ?= swift
 PREFIX ?= /usr/local
 DESTDIR ?=
+SYSCONFDIR ?= /etc
 BINDIR = $(PREFIX)/bin
 LIBDIR = $(PREFIX)/lib
 DATADIR = $(PREFIX)/share
@@ -81,6 +82,9 @@ install: package
 	sed 's|/usr/bin/orientd|$(BINDIR)/orientd|' systemd/orientd.service > $(DESTDIR)$(UNITDIR)/orientd.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/orientd.service
 	install -m 644 systemd/60-orientd.rules $(DESTDIR)$(UDEVRULESDIR)/60-orientd.rules
+	install -d $(DESTDIR)$(SYSCONFDIR)
+	@# An edited configuration is never overwritten.
+	[ -e $(DESTDIR)$(SYSCONFDIR)/orientd.conf ] || install -m 644 systemd/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd.conf
 	install -m 644 systemd/orientd.sysusers $(DESTDIR)$(SYSUSERSDIR)/orientd.conf
 	install -m 644 hooks/orientd-rotate-common.sh $(DESTDIR)$(HOOKSDIR)/
 	for h in $(HOOKS); do install -m 755 hooks/$$h $(DESTDIR)$(HOOKSDIR)/ && ln -sf $(HOOKSDIR)/$$h $(DESTDIR)$(BINDIR)/$$h; done
@@ -100,6 +104,9 @@ uninstall:
 		$(DESTDIR)$(DATADIR)/bash-completion/completions/orientd $(DESTDIR)$(DATADIR)/zsh/site-functions/_orientd \
 		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/orientd.fish
 	for h in $(HOOKS); do rm -f $(DESTDIR)$(BINDIR)/$$h; done
+	@# The configuration goes only if nobody edited it.
+	if cmp -s systemd/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd.conf; then rm -f $(DESTDIR)$(SYSCONFDIR)/orientd.conf; \
+	elif [ -e $(DESTDIR)$(SYSCONFDIR)/orientd.conf ]; then echo "kept $(DESTDIR)$(SYSCONFDIR)/orientd.conf (edited)" >&2; fi
 	rm -rf $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/doc/orientd
 	-rmdir $(DESTDIR)$(LIBDIR)/orientd 2>/dev/null
 

@@ -26,6 +26,8 @@ public final class Daemon {
         var standardOutputPolicy: Endpoint.OverflowPolicy
         /// More clients than this are turned away with an error line.
         public var maximumClients = 1024
+        /// Reads the configuration again (SIGHUP); nil when there is nothing to reload.
+        public var reload: (() -> ReloadResult)?
 
         /// `run`: standard output drops and resynchronises a reader that falls behind.
         /// `replay`: it never drops; the replay waits for the reader.
@@ -78,6 +80,35 @@ public final class Daemon {
         }
         hooks = HookRunner(commands: configuration.hooks, timeout: configuration.hookTimeout)
         output = Self.standardStreams(configuration)
+    }
+
+    /// What a configuration reload can change without a restart.
+    public struct Reload {
+        public var supported: RotationSet
+        public var parameters: ClassifierParameters
+        public var hooks: [HookCommand]
+        public var hookTimeout: Double
+        /// Settings that changed but take a restart (the sensor, the socket...).
+        public var needsRestart: [String]
+        public var source: String
+
+        public init(
+            supported: RotationSet, parameters: ClassifierParameters, hooks: [HookCommand], hookTimeout: Double,
+            needsRestart: [String], source: String
+        ) {
+            self.supported = supported
+            self.parameters = parameters
+            self.hooks = hooks
+            self.hookTimeout = hookTimeout
+            self.needsRestart = needsRestart
+            self.source = source
+        }
+    }
+
+    public enum ReloadResult {
+        case applied(Reload)
+        /// The file is broken: nothing changes, and the message says where.
+        case failed(String)
     }
 
     public struct DaemonError: Error, CustomStringConvertible {
@@ -227,13 +258,37 @@ public final class Daemon {
         for number in signals.read() {
             switch number {
             case SIGHUP:
-                diagnostics.note("SIGHUP: there is no configuration file to reload; nothing changed")
+                reloadConfiguration()
             default:
                 let name = number == SIGINT ? "SIGINT" : "SIGTERM"
                 ending = (0, "\(name): stopping")
                 let time = shared.withService { $0.pipeline.lastTime }
                 broadcast(StoppingEvent.line(time: time, reason: name))
             }
+        }
+    }
+
+    /// SIGHUP: the lock, the subscribers and the sensor stay; the supported set, the
+    /// classifier and the hooks follow the file.
+    private func reloadConfiguration() {
+        guard let reload = configuration.reload else {
+            diagnostics.note("SIGHUP: there is no configuration file to reload; nothing changed")
+            return
+        }
+        notifier.send("RELOADING=1")
+        defer { notifier.send("READY=1", "STATUS=\(statusLine())") }
+        switch reload() {
+        case .failed(let message):
+            diagnostics.warning("SIGHUP: \(message); keeping the running configuration")
+        case .applied(let new):
+            shared.withService { $0.reconfigure(supported: new.supported, parameters: new.parameters) }
+            hooks.commands = new.hooks
+            hooks.timeout = new.hookTimeout
+            broadcastOutbox()
+            for setting in new.needsRestart {
+                diagnostics.note("SIGHUP: \(setting) changed; it takes effect at the next start")
+            }
+            diagnostics.note("SIGHUP: reloaded \(new.source)")
         }
     }
 

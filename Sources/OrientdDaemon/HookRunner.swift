@@ -10,8 +10,9 @@ import SystemPackage
 /// change is kept, because the screen needs to reach the newest orientation, not to
 /// replay every one it passed through.
 final class HookRunner {
-    let commands: [HookCommand]
-    let timeout: Double
+    /// Replaced by a configuration reload; a running batch finishes with the old ones.
+    var commands: [HookCommand]
+    var timeout: Double
 
     private struct Running {
         var index: Int
@@ -19,6 +20,7 @@ final class HookRunner {
     }
 
     private struct Batch {
+        var commands: [HookCommand]
         var event: OrientationEvent
         var started: Double
         var running: [Running]
@@ -53,7 +55,7 @@ final class HookRunner {
     /// Starts a batch; returns the results of hooks that could not even start when that
     /// finishes the batch at once (its report comes from `finishIfDone`).
     private func start(_ event: OrientationEvent, now: Double) -> [HookResult] {
-        var next = Batch(event: event, started: now, running: [], results: Array(repeating: nil, count: commands.count))
+        var next = Batch(commands: commands, event: event, started: now, running: [], results: Array(repeating: nil, count: commands.count))
         let environment = event.hookEnvironment
         for (index, command) in commands.enumerated() {
             do {
@@ -82,12 +84,12 @@ final class HookRunner {
             if let status = running.child.reap() {
                 let (exit, signal) = status.waitOutcome
                 let ending: HookResult.Ending = exit.map { .exited($0) } ?? .signalled(signal ?? 0)
-                current.results[running.index] = HookResult(command: commands[running.index], ending: ending, seconds: now - current.started)
+                current.results[running.index] = HookResult(command: current.commands[running.index], ending: ending, seconds: now - current.started)
                 return true
             }
             if timedOut {
                 running.child.kill()
-                current.results[running.index] = HookResult(command: commands[running.index], ending: .timedOut(timeout), seconds: now - current.started)
+                current.results[running.index] = HookResult(command: current.commands[running.index], ending: .timedOut(timeout), seconds: now - current.started)
                 return true  // ChildProcess reaps it when released
             }
             return false

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Glibc
+import OrientdIO
 
 @main
 struct Orientd: ParsableCommand {
@@ -21,7 +23,26 @@ struct Orientd: ParsableCommand {
               orientd simulate Recordings/scenarios/riding-a-bus.scenario --seed 7 > bus.csv
             """,
         version: version,
-        subcommands: [Run.self, List.self, Record.self, Replay.self, Ctl.self, Monitor.self, Evaluate.self, Simulate.self],
+        subcommands: [Run.self, List.self, Record.self, Replay.self, Ctl.self, Monitor.self, Config.self, Evaluate.self, Simulate.self],
         defaultSubcommand: Run.self
     )
+
+    /// `run` (the default) takes its configuration file's settings before its flags;
+    /// every other command line goes to the parser as it is.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let invocation = RunInvocation(arguments: arguments) else {
+            main(arguments)
+            return
+        }
+        switch invocation.arguments() {
+        case .success(let full):
+            main(full)
+        case .failure(let issues):
+            let diagnostics = Diagnostics()
+            issues.list.forEach { diagnostics.error($0.description) }
+            diagnostics.note("'orientd config check \(invocation.configurationPath ?? "")' checks the file; --no-config ignores it")
+            Glibc.exit(78)  // EX_CONFIG
+        }
+    }
 }

@@ -42,6 +42,13 @@ public struct OrientationPipeline: Sendable {
         classifier = OrientationClassifier(parameters: classifier.parameters)
     }
 
+    /// New classifier parameters (a configuration reload): a fresh classifier, which
+    /// finds the pose again; the lock and the screen stay until it does.
+    public mutating func setParameters(_ parameters: ClassifierParameters) {
+        guard parameters != classifier.parameters else { return }
+        classifier = OrientationClassifier(parameters: parameters)
+    }
+
     /// Applies a lock; the event (if anything visible changed) and what the lock did.
     public mutating func lock(_ set: RotationSet) -> (event: OrientationEvent?, outcome: ScreenPolicy.LockOutcome) {
         let outcome = policy.lock(set)

@@ -108,6 +108,16 @@ public struct OrientationService: Sendable {
         if let event { outbox.append(.orientation(event)) }
     }
 
+    /// A configuration reload: a new supported set and classifier parameters. The lock
+    /// stays (it is the user's, not the file's); an event follows if the screen must move.
+    public mutating func reconfigure(supported: RotationSet, parameters: ClassifierParameters) {
+        let before = pipeline.policy
+        pipeline.setParameters(parameters)
+        if supported != before.configured {
+            finish(pipeline.setSupported(supported), before: before, by: "configuration")
+        }
+    }
+
     /// Applies a lock at start-up (the command line or the saved state), quietly: the
     /// first orientation event carries it.
     public mutating func restore(lock: RotationSet?) -> ScreenPolicy.LockOutcome? {

@@ -31,6 +31,7 @@ struct Run: ParsableCommand {
     @Flag(help: ArgumentHelp("Wait for an accelerometer to appear instead of failing when there is none.", discussion: "Example: orientd run --wait"))
     var wait = false
 
+    @OptionGroup(title: "Configuration") var configurationFile: ConfigurationOption
     @OptionGroup(title: "Sensor") var sensor: SensorOptions
     @OptionGroup(title: "Screen orientation") var policy: PolicyOptions
     @OptionGroup(title: "Control, subscribers and hooks") var daemon: DaemonOptions
@@ -44,7 +45,8 @@ struct Run: ParsableCommand {
         let factory = PipelineFactory(policy: policy, classifier: classifier, mountMatrix: mountMatrix, savedLock: saved)
         let made = try factory.make(natural: try policy.resolvedNatural(header: nil), mountMatrix: .identity)
         made.warnings.forEach { diagnostics.warning($0) }
-        let configuration = try daemon.configuration(live: true, stateDirectory: state.directory)
+        var configuration = try daemon.configuration(live: true, stateDirectory: state.directory)
+        configuration.reload = Self.reloader(natural: made.pipeline.natural)
         // The sensor is read only while the daemon runs: when standard output's reader
         // goes away (or a signal comes) the loop ends and the reader thread is stopped,
         // so no sensor is kept awake (and polled) for nobody.
@@ -56,5 +58,34 @@ struct Run: ParsableCommand {
             },
             source: SensorSource(configuration: sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: wait)),
             diagnostics: diagnostics)
+    }
+}
+
+extension Run {
+    /// SIGHUP: the configuration file and the same flags again, parsed as at start; what
+    /// can change while running is handed to the daemon, what cannot is named.
+    static func reloader(natural: NaturalOrientation) -> (() -> Daemon.ReloadResult)? {
+        guard let invocation = RunInvocation.current, let path = invocation.configurationPath else { return nil }
+        var restartOnly = invocation.restartOnlySettings()
+        return {
+            let arguments: [String]
+            switch invocation.arguments() {
+            case .success(let a): arguments = a
+            case .failure(let issues): return .failed(issues.list.map(\.description).joined(separator: "; "))
+            }
+            do {
+                let new = try Run.parse(Array(arguments.dropFirst()))
+                let now = invocation.restartOnlySettings()
+                let changed = Set(now.keys).union(restartOnly.keys).filter { now[$0] != restartOnly[$0] }.sorted()
+                restartOnly = now
+                return .applied(
+                    Daemon.Reload(
+                        supported: try new.policy.supportedSet(natural: natural), parameters: new.classifier.parameters,
+                        hooks: try new.daemon.parsedHooks(), hookTimeout: new.daemon.execTimeout,
+                        needsRestart: changed, source: path))
+            } catch {
+                return .failed("\(path): \(Run.message(for: error))")
+            }
+        }
     }
 }

@@ -1,0 +1,78 @@
+import ArgumentParser
+import OrientdCore
+import OrientdIO
+
+struct Config: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a configuration file, or print the flags it stands for.",
+        subcommands: [Check.self, Show.self],
+        defaultSubcommand: Check.self
+    )
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a configuration file; every bad line is named (FILE:LINE).",
+            discussion: """
+                Exit status 0 when every line is a valid setting, 78 when not, 66 when the \
+                file cannot be read.
+
+                Examples:
+                  orientd config check
+                  orientd config check ./orientd.conf
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The file (default: $ORIENTD_CONFIG, else /etc/orientd.conf).", valueName: "file"))
+        var path: String?
+
+        func run() throws {
+            let path = path ?? ConfigurationSettings.path(in: [])?.path ?? ConfigurationSettings.defaultPath
+            if case .failure(let failure) = ConfigurationSettings.readText(path) {
+                Diagnostics().error("\(path): \(failure.message)")
+                throw ExitCode(66)  // EX_NOINPUT
+            }
+            switch ConfigurationSettings.load(path) {
+            case .success(let loaded):
+                print("\(path): \(loaded.file.entries.count) setting(s), all valid")
+            case .failure(let issues):
+                let diagnostics = Diagnostics(warningLimit: .max)
+                issues.list.forEach { diagnostics.error($0.description) }
+                throw ExitCode(78)  // EX_CONFIG
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the run command line a configuration file stands for.",
+            discussion: "Example: orientd config show ./orientd.conf"
+        )
+
+        @Argument(help: ArgumentHelp("The file (default: $ORIENTD_CONFIG, else /etc/orientd.conf).", valueName: "file"))
+        var path: String?
+
+        func run() throws {
+            let path = path ?? ConfigurationSettings.path(in: [])?.path ?? ConfigurationSettings.defaultPath
+            switch ConfigurationSettings.load(path) {
+            case .success(let loaded):
+                print((["orientd", "run"] + loaded.arguments.map(Self.quoted)).joined(separator: " "))
+            case .failure(let issues):
+                let diagnostics = Diagnostics(warningLimit: .max)
+                issues.list.forEach { diagnostics.error($0.description) }
+                throw ExitCode(78)
+            }
+        }
+
+        static func quoted(_ word: String) -> String {
+            word.allSatisfy { $0.isLetter || $0.isNumber || "-_./,=:".contains($0) } ? word : "'" + word.replacingQuote() + "'"
+        }
+    }
+}
+
+extension String {
+    fileprivate func replacingQuote() -> String {
+        var out = ""
+        for c in self { out += c == "'" ? "'\\''" : String(c) }
+        return out
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Glibc
+import OrientdCore
+
+/// How `orientd` was asked to run the daemon: the command line's own arguments and the
+/// configuration file that goes before them. Worked out from the process's arguments, so
+/// a reload (SIGHUP) reads the same file and keeps the same flags.
+struct RunInvocation {
+    /// The arguments after `run` (or all of them when `run` was implied).
+    var userArguments: [String]
+    /// The configuration file, nil with --no-config or when the default one is absent.
+    var configurationPath: String?
+
+    /// nil when the command line is not `run` (another subcommand, --help, --version).
+    init?(arguments: [String]) {
+        if arguments.first == "run" {
+            userArguments = Array(arguments.dropFirst())
+        } else if let first = arguments.first {
+            let topLevel: Set = ["-h", "--help", "--version", "--generate-completion-script", "--experimental-dump-help", "help"]
+            guard first.hasPrefix("-"), !topLevel.contains(first), !first.hasPrefix("--generate-completion-script") else {
+                return nil
+            }
+            userArguments = arguments
+        } else {
+            userArguments = []
+        }
+        if userArguments.contains("-h") || userArguments.contains("--help") { configurationPath = nil; return }
+        switch ConfigurationSettings.path(in: userArguments) {
+        case nil:
+            configurationPath = nil
+        case let (path, explicit)?:
+            configurationPath = explicit || access(path, F_OK) == 0 ? path : nil
+        }
+    }
+
+    static var current: RunInvocation? { RunInvocation(arguments: Array(CommandLine.arguments.dropFirst())) }
+
+    /// `run`'s whole command line: the file's settings, then the user's flags (which win).
+    func arguments() -> Result<[String], ConfigurationSettings.Issues> {
+        guard let configurationPath else { return .success(["run"] + userArguments) }
+        return ConfigurationSettings.load(configurationPath).map { ["run"] + $0.arguments + userArguments }
+    }
+
+    /// The settings of the file that take a restart, for telling what a reload skipped.
+    func restartOnlySettings() -> [String: [String]] {
+        guard let configurationPath, case .success(let loaded) = ConfigurationSettings.load(configurationPath) else { return [:] }
+        var settings: [String: [String]] = [:]
+        for entry in loaded.file.entries where ConfigurationSettings.restartOnly.contains(entry.key) {
+            settings[entry.key, default: []].append(entry.value)
+        }
+        return settings
+    }
+}
