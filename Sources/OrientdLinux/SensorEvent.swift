@@ -9,6 +9,11 @@ public enum SensorEvent: Sendable {
     case sample(Sample)
     /// The sensor went away or failed; the thread looks for it (or another) again.
     case lost(device: String, reason: String)
+    /// A buffered sensor has sent nothing for `seconds` (its stream is stuck); the
+    /// thread goes on waiting for it.
+    case stalled(device: String, seconds: Double)
+    /// A stalled sensor sends again.
+    case resumed(device: String, afterSeconds: Double)
     /// No sensor yet; the thread waits for one to appear (`--wait`).
     case waiting(String)
     /// Something odd but not fatal: a bad attribute, a read error that was retried.

@@ -302,6 +302,11 @@ struct ReadLoop {
         let batch = min(0.04, Double(SamplingFrequency.scansPerRefill(rate: 1 / interval)) * interval)
         let attached = ReadLoop.monotonic()
         var lastRead = -Double.infinity
+        // A buffer that stays silent this long is stuck (a hung trigger, a sensor in a
+        // bad state): say so once, and again when scans come back.
+        let stallAfter = max(2, 20 * interval)
+        var lastScan = attached
+        var stalled = false
         while true {
             let now = ReadLoop.monotonic()
             if now - attached > 0.5, now - lastRead < batch {
@@ -322,8 +327,20 @@ struct ReadLoop {
             if fds[0].revents != 0 { return nil }
             if fds[1].revents != 0, removed(scans.device.id) { return "removed" }
             if fds[2].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return "the buffer closed" }
-            guard fds[2].revents & Int16(POLLIN) != 0 else { continue }
+            guard fds[2].revents & Int16(POLLIN) != 0 else {
+                let silence = ReadLoop.monotonic() - lastScan
+                if !stalled, silence >= stallAfter {
+                    stalled = true
+                    emit(.stalled(device: scans.device.id, seconds: silence))
+                }
+                continue
+            }
             lastRead = ReadLoop.monotonic()
+            if stalled {
+                stalled = false
+                emit(.resumed(device: scans.device.id, afterSeconds: lastRead - lastScan))
+            }
+            lastScan = lastRead
             do {
                 try scans.read { x, y, z, timestamp in
                     let arrival = ReadLoop.monotonic() - start

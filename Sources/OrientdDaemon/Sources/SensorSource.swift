@@ -27,6 +27,16 @@ public struct SensorSource: SampleSource {
                 service.post(.line(SensorEventLine.lost(device: device, reason: reason, time: service.withService { $0.pipeline.lastTime })))
                 service.post(.warning("\(device) lost: \(reason); waiting for it to return"))
                 service.post(.waiting("\(device) lost; waiting for it to return"))
+            case .stalled(let device, let seconds):
+                let time = service.withService { $0.pipeline.lastTime }
+                service.post(.line(SensorEventLine.stalled(device: device, seconds: seconds, time: time)))
+                service.post(.warning("\(device) has sent nothing for \(JSONLineWriter.number(seconds, decimals: 1)) s; still waiting for it"))
+                service.post(.waiting("\(device) stalled"))
+            case .resumed(let device, let seconds):
+                let time = service.withService { $0.pipeline.lastTime }
+                service.post(.line(SensorEventLine.resumed(device: device, afterSeconds: seconds, time: time)))
+                service.post(.note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s"))
+                service.post(.opened("reading \(device)"))
             case .waiting(let message):
                 service.post(.note(message))
                 service.post(.waiting(message))
@@ -55,6 +65,28 @@ public enum SensorEventLine {
         json.add("location", info.candidate.location.rawValue)
         json.add("read", info.readPath.rawValue)
         if let f = info.samplingFrequency { json.add("rate", f, decimals: 3) } else { json.addNull("rate") }
+        json.add("version", OrientationEvent.schemaVersion)
+        return json.line()
+    }
+
+    public static func stalled(device: String, seconds: Double, time: Double) -> [UInt8] {
+        var json = JSONLineWriter()
+        json.add("event", "sensor")
+        json.add("state", "stalled")
+        json.add("time", time)
+        json.add("device", device)
+        json.add("silent", seconds, decimals: 3)
+        json.add("version", OrientationEvent.schemaVersion)
+        return json.line()
+    }
+
+    public static func resumed(device: String, afterSeconds seconds: Double, time: Double) -> [UInt8] {
+        var json = JSONLineWriter()
+        json.add("event", "sensor")
+        json.add("state", "resumed")
+        json.add("time", time)
+        json.add("device", device)
+        json.add("silent", seconds, decimals: 3)
         json.add("version", OrientationEvent.schemaVersion)
         return json.line()
     }

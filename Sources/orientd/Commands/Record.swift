@@ -105,7 +105,7 @@ private final class Recorder: Sendable {
                     state.line.removeAll(keepingCapacity: true)
                     writer.append(Sample(time: t, acceleration: sample.acceleration), to: &state.line)
                     try output.write(state.line)
-                case .lost, .waiting, .warning, .failed:
+                case .lost, .waiting, .warning, .failed, .stalled, .resumed:
                     try state.diagnostics.report(event)
                 }
             } catch is EventOutput.ConsumerGone {

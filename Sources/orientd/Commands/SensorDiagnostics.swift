@@ -1,4 +1,5 @@
 import ArgumentParser
+import OrientdCore
 import OrientdIO
 import OrientdLinux
 
@@ -9,6 +10,10 @@ extension Diagnostics {
         switch event {
         case .lost(let device, let reason):
             warning("\(device) lost: \(reason); waiting for it to return")
+        case .stalled(let device, let seconds):
+            warning("\(device) has sent nothing for \(JSONLineWriter.number(seconds, decimals: 1)) s; still waiting for it")
+        case .resumed(let device, let seconds):
+            note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s")
         case .waiting(let message):
             note(message)
         case .warning(let message):
