@@ -73,6 +73,7 @@ final class LiveDaemon: @unchecked Sendable {
     }
 
     var output: String { lock.withLock { collected } }
+    var pid: Int32 { process.processIdentifier }
     var standardError: String { lock.withLock { errors } }
 
     func waitFor(seconds: Double = 10, _ match: (String) -> Bool) -> Bool {
@@ -165,5 +166,57 @@ final class LiveClient {
             guard n > 0 else { return nil }
             buffer += chunk[0..<n]
         }
+    }
+}
+
+extension LiveSensorTests {
+    @Test("the sensor vanishing and returning 100 times: every loss and return reported, no growth in descriptors, threads or memory")
+    func hundredHotPlugs() throws {
+        let bed = Testbed()
+        try bed.add(FakeAccelerometer.polled(raw: (0, -1024, 100)))
+        let socket = "/tmp/orientd-live-\(UUID().uuidString.prefix(8)).sock"
+        let daemon = try LiveDaemon(["run", "--wait", "--no-config", "--no-state", "--no-commands", "--socket", socket])
+        defer { daemon.stop() }
+        let client = try LiveClient(path: socket)
+        _ = client.request("monitor")
+
+        func count(_ state: String) -> Int {
+            daemon.output.split(separator: "\n").filter { $0.contains(#""state":"\#(state)""#) }.count
+        }
+        func resources() -> (fds: Int, threads: Int, rss: Int) {
+            let pid = daemon.pid
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? -1
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+                .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? -1
+            return (fds, threads, rss)
+        }
+
+        #expect(daemon.waitFor { $0.contains(#""state":"attached""#) })
+        var baseline: (fds: Int, threads: Int, rss: Int)?
+        for cycle in 1...100 {
+            bed.uevent(FakeAccelerometer.syspath(), "remove")
+            bed.remove(FakeAccelerometer.syspath())
+            let lostBy = Date().addingTimeInterval(5)
+            while count("lost") < cycle, Date() < lostBy { usleep(5_000) }
+            try #require(count("lost") == cycle, "cycle \(cycle): no lost event")
+            try bed.add(FakeAccelerometer.polled(raw: (0, -1024, 100), withParent: false))
+            bed.uevent(FakeAccelerometer.syspath(), "add")
+            let backBy = Date().addingTimeInterval(5)
+            while count("attached") < cycle + 1, Date() < backBy { usleep(5_000) }
+            try #require(count("attached") == cycle + 1, "cycle \(cycle): no attached event")
+            if cycle == 10 { baseline = resources() }
+        }
+        let end = resources()
+        let start = try #require(baseline)
+        #expect(start.fds > 3 && start.threads >= 2 && start.rss > 0, "the figures were read: \(start)")
+        print("hot-plug ×100: descriptors \(start.fds) → \(end.fds), threads \(start.threads) → \(end.threads), resident \(start.rss) → \(end.rss) KiB")
+        #expect(end.fds == start.fds, "descriptors: \(start.fds) after 10 cycles, \(end.fds) after 100")
+        #expect(end.threads == start.threads, "threads: \(start.threads) → \(end.threads)")
+        #expect(end.rss - start.rss < 1024, "resident: \(start.rss) KiB → \(end.rss) KiB")
+        #expect(client.request("status").contains(#""subscribers":1"#), "the subscriber stayed through it all")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
     }
 }
