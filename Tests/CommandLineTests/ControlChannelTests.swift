@@ -351,3 +351,59 @@ struct ControlChannelTests {
         #expect(shell.stderr.contains("hooks run without a shell"))
     }
 }
+
+@Suite("Saved state under faults", .serialized)
+struct StateFaultTests {
+    @Test("kill -9 at any moment leaves the state file old or new, never broken")
+    func killedWhileSaving() throws {
+        let scratch = try Scratch()
+        let recording = try scratch.write("still.csv", ControlChannelTests.portraitRecording(seconds: 2))
+        let state = scratch.directory.appendingPathComponent("state").path
+        var seen: Set<String> = []
+        for round in 0..<25 {
+            let daemon = try DaemonProcess(["replay", "--speed", "0.05", "--state-directory", state, recording])
+            // A stream of lock changes, each saved (write, fsync, rename), then death at
+            // a moment that moves from round to round.
+            for i in 0..<400 { daemon.write(i % 2 == 0 ? "lock landscape\n" : "unlock\n") }
+            daemon.waitForLine { $0.hasPrefix(#"{"reply""#) }
+            usleep(UInt32(round * 300))
+            daemon.signal(SIGKILL)
+            _ = daemon.waitForExit()
+            guard let text = try? String(contentsOfFile: state + "/state", encoding: .utf8) else { continue }
+            #expect(text.contains("lock none") || text.contains("lock 90,270"), "round \(round): \(text)")
+            let check = try OrientdProcess.run(["replay", "--fast", "--state-directory", state, recording])
+            #expect(!check.stderr.contains("starting with the configured default"), "round \(round): \(check.stderr)")
+            seen.insert(text)
+        }
+        #expect(!seen.isEmpty, "some rounds got as far as saving")
+    }
+
+    @Test("a full disk when saving: the lock still applies, the reply and stderr say it was not saved, the old file stays")
+    func fullDisk() throws {
+        guard access("/usr/bin/unshare", X_OK) == 0, getuid() == 0 else {
+            // Loud, as a skipped test must be: this needs root to mount a tiny tmpfs.
+            print("SKIPPED full-disk test: needs root and unshare(1) to mount a full tmpfs in a private namespace")
+            return
+        }
+        let scratch = try Scratch()
+        let recording = try scratch.write("still.csv", ControlChannelTests.portraitRecording(seconds: 1))
+        let state = scratch.directory.appendingPathComponent("full").path
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        // Inside a private mount namespace: a 64 KiB tmpfs holding an old state file,
+        // filled to the last byte, then orientd told to save a new lock there.
+        let script = """
+            mount -t tmpfs -o size=64k tmpfs '\(state)' || exit 90
+            printf '# orientd state\\nversion 1\\nlock 0\\n' > '\(state)/state'
+            dd if=/dev/zero of='\(state)/filler' bs=4k 2>/dev/null
+            printf 'lock landscape\\n' | '\(OrientdProcess.executable.path)' replay --speed 4 --state-directory '\(state)' '\(recording)'
+            echo "exit $?"
+            cat '\(state)/state'
+            """
+        let result = try OrientdProcess.runShell(["unshare", "-m", "sh", "-c", script])
+        #expect(result.stdout.contains(#""reply":"lock","ok":true"#), "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("was not saved"), "the reply says so")
+        #expect(result.stderr.contains("No space left on device"))
+        #expect(result.stdout.contains("exit 0"))
+        #expect(result.stdout.hasSuffix("lock 0\n"), "the old file is intact: \(result.stdout)")
+    }
+}

@@ -33,10 +33,18 @@ struct OrientdProcess {
         return dir.appendingPathComponent("orientd")
     }()
 
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws -> Result {
+    /// Runs another program (found on PATH) the same way.
+    static func runShell(_ arguments: [String]) throws -> Result {
+        try run(Array(arguments.dropFirst()), executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: [arguments[0]])
+    }
+
+    static func run(
+        _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
+        executable: URL = OrientdProcess.executable, prefix: [String] = []
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
-        process.arguments = arguments
+        process.arguments = prefix + arguments
         if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe()
         let err = Pipe()
