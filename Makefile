@@ -23,7 +23,7 @@ PACKAGE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswift
 RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 
 .PHONY: all demo test build release benchmark benchmark-subscribers recordings dependencies clean help \
-	package install uninstall check-systemd
+	package install uninstall check-systemd soak
 
 all: build
 
@@ -32,6 +32,7 @@ help:
 	@echo "make test        build with warnings as errors and run every test"
 	@echo "make benchmark   print classifier and replay costs (see Benchmarks/)"
 	@echo "make benchmark-subscribers  print the delay from a sample to the 256th socket subscriber"
+	@echo "make soak        an hour of a 1 kHz sensor in 30 s, with subscribers, hooks, hot-plugs: memory and events"
 	@echo "make recordings  regenerate Recordings/*.csv from Recordings/scenarios/"
 	@echo "make release     build .build/release/orientd"
 	@echo "make install     install binary, unit, udev rule, sysusers, hooks, completions (PREFIX=$(PREFIX) DESTDIR=)"
@@ -66,6 +67,9 @@ benchmark: release
 
 benchmark-subscribers: dependencies
 	cd Benchmarks && $(SWIFT) run -c release SubscriberLatency 1000
+
+soak: dependencies
+	cd Benchmarks && $(SWIFT) run -c release Soak 3600
 
 recordings: release
 	scripts/regenerate-recordings

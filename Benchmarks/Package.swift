@@ -31,5 +31,15 @@ let package = Package(
             ],
             path: "Benchmarks/SubscriberLatency"
         ),
+        // An hour of a 1 kHz sensor, compressed, with subscribers, hooks and hot-plugs (issue 5).
+        .executableTarget(
+            name: "Soak",
+            dependencies: [
+                .product(name: "OrientdCore", package: "orientd"),
+                .product(name: "OrientdIO", package: "orientd"),
+                .product(name: "OrientdDaemon", package: "orientd"),
+            ],
+            path: "Benchmarks/Soak"
+        ),
     ]
 )
