@@ -233,9 +233,7 @@ struct ReadLoop {
         guard channels.count == 3 else { return "\(device.id) has no accel_x, accel_y and accel_z channels" }
         let interval = 1 / max(configuration.rate, 0.1)
         var deadline = ReadLoop.monotonic()
-        var failures = 0
-        var failingSince: Double?
-        var reportedPersistent = false
+        var failures = ReadFailures(interval: interval)
         while true {
             var raw: [Double] = []
             var readError: IIOError?
@@ -255,29 +253,18 @@ struct ReadLoop {
             let now = ReadLoop.monotonic()
             if let readError {
                 if readError.isNoDevice { return "\(readError)" }
-                failures += 1
-                let since = failingSince ?? now
-                failingSince = since
-                // The first failure, then once when failing has lasted a second, then every
-                // 100: a sensor that keeps failing is never silent for long.
-                if failures == 1 || failures % 100 == 0 {
-                    emit(.warning("\(readError) (\(failures) failed reads so far; retrying)"))
-                } else if now - since >= 1, !reportedPersistent {
-                    reportedPersistent = true
-                    emit(.warning("\(readError): reads have failed for over a second (\(failures) tries); still retrying"))
+                if let report = failures.failed(at: now) {
+                    emit(.warning(ReadFailures.message(report, error: "\(readError)", device: device.id)))
                 }
             } else {
-                if failures > 0, reportedPersistent {
-                    emit(.warning("\(device.id): reading again after \(failures) failed reads"))
+                if let report = failures.succeeded() {
+                    emit(.warning(ReadFailures.message(report, error: "", device: device.id)))
                 }
-                failingSince = nil
-                reportedPersistent = false
-                failures = 0
                 let v = info.calibration.apply(x: raw[0], y: raw[1], z: raw[2])
                 emit(.sample(Sample(time: now - start, acceleration: v)))
             }
             // Back off on repeated failures: up to 1 s between attempts.
-            let wait = failures > 0 ? min(1, interval * Double(1 << min(failures, 10))) : interval
+            let wait = failures.delay
             deadline += wait
             if deadline < now { deadline = now + wait }
             var fds = [pollfd(fd: stop, events: Int16(POLLIN), revents: 0), pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
@@ -307,6 +294,7 @@ struct ReadLoop {
         let stallAfter = max(2, 20 * interval)
         var lastScan = attached
         var stalled = false
+        var bufferFailures = ReadFailures(interval: 0.1)
         while true {
             let now = ReadLoop.monotonic()
             if now - attached > 0.5, now - lastRead < batch {
@@ -356,8 +344,16 @@ struct ReadLoop {
             } catch let error as IIOError where error.isNoDevice {
                 return "\(error)"
             } catch {
-                emit(.warning("\(error); retrying"))
-                if !sleepOrStop(seconds: 0.1) { return nil }
+                // A read error (EIO, a garbled refill): retried with the same back-off
+                // and reports as the polled path.
+                if let report = bufferFailures.failed(at: ReadLoop.monotonic()) {
+                    emit(.warning(ReadFailures.message(report, error: "\(error)", device: scans.device.id)))
+                }
+                if !sleepOrStop(seconds: bufferFailures.delay) { return nil }
+                continue
+            }
+            if let report = bufferFailures.succeeded() {
+                emit(.warning(ReadFailures.message(report, error: "", device: scans.device.id)))
             }
         }
     }

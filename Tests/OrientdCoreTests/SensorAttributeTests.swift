@@ -133,3 +133,45 @@ struct SamplingFrequencyTests {
         #expect(SamplingFrequency.scansPerRefill(rate: 1000) == 40)
     }
 }
+
+@Suite("Reads that keep failing")
+struct ReadFailuresTests {
+    @Test("reported on the first failure, after a second of failing, every hundredth, and on recovery")
+    func reports() {
+        var failures = ReadFailures(interval: 0.02)
+        var reports: [ReadFailures.Report] = []
+        var t = 0.0
+        for _ in 0..<250 {
+            if let r = failures.failed(at: t) { reports.append(r) }
+            t += 0.02
+        }
+        #expect(reports == [.failed(count: 1), .persisting(count: 51), .failed(count: 100), .failed(count: 200)])
+        #expect(failures.succeeded() == .recovered(afterFailures: 250))
+        #expect(failures.succeeded() == nil, "once")
+        #expect(failures.failed(at: 10) == .failed(count: 1), "a new run of failures starts again")
+        #expect(failures.succeeded() == nil, "a short hiccup is not worth a recovery note")
+    }
+
+    @Test("the back-off doubles from the interval up to a second")
+    func backOff() {
+        var failures = ReadFailures(interval: 0.01)
+        #expect(failures.delay == 0.01)
+        var delays: [Double] = []
+        for i in 0..<10 {
+            _ = failures.failed(at: Double(i))
+            delays.append(failures.delay)
+        }
+        #expect(delays == [0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1, 1, 1, 1])
+        _ = failures.succeeded()
+        #expect(failures.delay == 0.01)
+        var slow = ReadFailures(interval: 2)
+        _ = slow.failed(at: 0)
+        #expect(slow.delay == 2, "never faster than the polling interval")
+    }
+
+    @Test("the messages name the error and the device")
+    func messages() {
+        #expect(ReadFailures.message(.failed(count: 1), error: "EIO reading accel_x", device: "iio:device0") == "EIO reading accel_x (1 failed reads so far; retrying)")
+        #expect(ReadFailures.message(.recovered(afterFailures: 7), error: "", device: "iio:device0") == "iio:device0: reading again after 7 failed reads")
+    }
+}
