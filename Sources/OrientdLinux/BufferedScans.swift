@@ -49,16 +49,37 @@ final class BufferedScans {
         return triggers.first { t in names.contains(t.name ?? "") } ?? triggers.first { ($0.name ?? "").hasPrefix(device.name ?? "\u{0}") }
     }
 
-    /// Reads what the buffer holds and calls `body` for each whole scan.
+    /// The start of a scan that a read cut short; completed by the next read.
+    private var partial: [UInt8] = []
+
+    /// Reads what the buffer holds and calls `body` for each whole scan. A read that ends
+    /// inside a scan (the kernel returns whole scans, but a remote context or a fake
+    /// device may not) keeps the piece for the next one, so no scan is lost and none is
+    /// decoded from misaligned bytes.
     func read(_ body: (Int64, Int64, Int64, Int64?) -> Void) throws {
         let size = decoder.layout.scanSize
         try buffer.refill { bytes in
             var offset = 0
+            if !partial.isEmpty {
+                let needed = size - partial.count
+                guard bytes.count >= needed else {
+                    partial += bytes
+                    return
+                }
+                partial += bytes.prefix(needed)
+                partial.withUnsafeBytes { whole in
+                    let s = decoder.decode(whole, at: 0)
+                    body(s.x, s.y, s.z, s.timestamp)
+                }
+                partial = []
+                offset = needed
+            }
             while offset + size <= bytes.count {
                 let s = decoder.decode(bytes, at: offset)
                 body(s.x, s.y, s.z, s.timestamp)
                 offset += size
             }
+            if offset < bytes.count { partial = Array(bytes[offset...]) }
         }
     }
 }

@@ -321,3 +321,22 @@ extension LiveSensorTests {
         #expect(samples == 16, "no scan lost around the stall")
     }
 }
+
+extension LiveSensorTests {
+    @Test("a scan cut across two reads (a short read) is put back together, not lost or misaligned")
+    func shortReads() async throws {
+        let bed = Testbed()
+        try bed.add(fixture("buffered-accel.umockdev"))
+        try bed.loadScript(device: "/dev/iio:device0", path: fixtures.appendingPathComponent("buffered-accel-split.script").path)
+        var samples: [Sample] = []
+        _ = await collect(configuration(), seconds: 5) { event in
+            if let s = event.sample { samples.append(s) }
+            return samples.count >= 8
+        }
+        #expect(samples.count == 8)
+        for (i, s) in samples.enumerated() {
+            let expected = Vector3(Double(i + 1), Double(-1024 + i), Double(37 - i)) * 0.009582
+            #expect((s.acceleration - expected).length < 1e-9, "scan \(i): \(s.acceleration)")
+        }
+    }
+}
