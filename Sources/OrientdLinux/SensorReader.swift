@@ -283,10 +283,10 @@ struct ReadLoop {
         let interval = 1 / (info.samplingFrequency ?? configuration.rate)
         // A buffer that wakes the reader for every scan (one without a working watermark,
         // such as umockdev's) would cost a wake-up per sample; reading at most every
-        // `batch` seconds keeps it near the 25 refills a second a real buffer gives, for
-        // at most 40 ms of added delay. Not during the first half second, so the first
-        // event still comes as early as it can.
-        let batch = min(0.04, Double(SamplingFrequency.scansPerRefill(rate: 1 / interval)) * interval)
+        // `batch` seconds keeps it to the refills a second a real buffer's watermark gives
+        // (SamplingFrequency.refillsPerSecond), for at most 50 ms of added delay. Not in
+        // the first half second, so the first event still comes as early as it can.
+        let batch = min(1 / SamplingFrequency.refillsPerSecond, Double(SamplingFrequency.scansPerRefill(rate: 1 / interval)) * interval)
         let attached = ReadLoop.monotonic()
         var lastRead = -Double.infinity
         // A buffer that stays silent this long is stuck (a hung trigger, a sensor in a

@@ -129,8 +129,8 @@ struct SamplingFrequencyTests {
     @Test("refills at most 25 times a second")
     func batching() {
         #expect(SamplingFrequency.scansPerRefill(rate: 10) == 1)
-        #expect(SamplingFrequency.scansPerRefill(rate: 100) == 4)
-        #expect(SamplingFrequency.scansPerRefill(rate: 1000) == 40)
+        #expect(SamplingFrequency.scansPerRefill(rate: 100) == 5)
+        #expect(SamplingFrequency.scansPerRefill(rate: 1000) == 50)
     }
 }
 
