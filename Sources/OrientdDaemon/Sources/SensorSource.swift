@@ -56,48 +56,34 @@ public struct SensorSource: SampleSource {
 /// The `sensor` events of the stream.
 public enum SensorEventLine {
     public static func attached(_ info: AccelerometerInfo, time: Double) -> [UInt8] {
-        var json = JSONLineWriter()
-        json.add("event", "sensor")
-        json.add("state", "attached")
-        json.add("time", time)
-        json.add("device", info.candidate.id)
-        json.add("name", info.candidate.name)
-        json.add("location", info.candidate.location.rawValue)
-        json.add("read", info.readPath.rawValue)
-        if let f = info.samplingFrequency { json.add("rate", f, decimals: 3) } else { json.addNull("rate") }
-        json.add("version", OrientationEvent.schemaVersion)
-        return json.line()
+        line("attached", device: info.candidate.id, time: time) { json in
+            json.add("name", info.candidate.name)
+            json.add("location", info.candidate.location.rawValue)
+            json.add("read", info.readPath.rawValue)
+            if let f = info.samplingFrequency { json.add("rate", f, decimals: 3) } else { json.addNull("rate") }
+        }
     }
 
     public static func stalled(device: String, seconds: Double, time: Double) -> [UInt8] {
-        var json = JSONLineWriter()
-        json.add("event", "sensor")
-        json.add("state", "stalled")
-        json.add("time", time)
-        json.add("device", device)
-        json.add("silent", seconds, decimals: 3)
-        json.add("version", OrientationEvent.schemaVersion)
-        return json.line()
+        line("stalled", device: device, time: time) { $0.add("silent", seconds, decimals: 3) }
     }
 
     public static func resumed(device: String, afterSeconds seconds: Double, time: Double) -> [UInt8] {
-        var json = JSONLineWriter()
-        json.add("event", "sensor")
-        json.add("state", "resumed")
-        json.add("time", time)
-        json.add("device", device)
-        json.add("silent", seconds, decimals: 3)
-        json.add("version", OrientationEvent.schemaVersion)
-        return json.line()
+        line("resumed", device: device, time: time) { $0.add("silent", seconds, decimals: 3) }
     }
 
     public static func lost(device: String, reason: String, time: Double) -> [UInt8] {
+        line("lost", device: device, time: time) { $0.add("reason", reason) }
+    }
+
+    /// A `sensor` event: its state, time and device, then the state's own fields.
+    private static func line(_ state: String, device: String, time: Double, _ fields: (inout JSONLineWriter) -> Void) -> [UInt8] {
         var json = JSONLineWriter()
         json.add("event", "sensor")
-        json.add("state", "lost")
+        json.add("state", state)
         json.add("time", time)
         json.add("device", device)
-        json.add("reason", reason)
+        fields(&json)
         json.add("version", OrientationEvent.schemaVersion)
         return json.line()
     }
