@@ -22,7 +22,7 @@ HOOKS = orientd-rotate-x11 orientd-rotate-sway orientd-rotate-wlroots orientd-ro
 PACKAGE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie --scratch-path .build-package
 RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 
-.PHONY: all demo test build release benchmark benchmark-subscribers recordings dependencies clean help \
+.PHONY: all demo test build release benchmark benchmark-subscribers fuzz recordings dependencies clean help \
 	package install uninstall check-systemd soak
 
 all: build
@@ -32,6 +32,7 @@ help:
 	@echo "make test        build with warnings as errors and run every test"
 	@echo "make benchmark   print classifier and replay costs (see Benchmarks/)"
 	@echo "make benchmark-subscribers  print the delay from a sample to the 256th socket subscriber"
+	@echo "make fuzz        run each libFuzzer target on the parsers for FUZZ_SECONDS (default 60; see Fuzz/)"
 	@echo "make soak        an hour of a 1 kHz sensor in 30 s, with subscribers, hooks, hot-plugs: memory and events"
 	@echo "make recordings  regenerate Recordings/*.csv from Recordings/scenarios/"
 	@echo "make release     build .build/release/orientd"
@@ -67,6 +68,9 @@ benchmark: release
 
 benchmark-subscribers: dependencies
 	cd Benchmarks && $(SWIFT) run -c release SubscriberLatency 1000
+
+fuzz: dependencies
+	scripts/fuzz
 
 soak: dependencies
 	cd Benchmarks && $(SWIFT) run -c release Soak 3600
@@ -118,4 +122,4 @@ check-systemd: release
 	scripts/check-systemd
 
 clean:
-	rm -rf .build .build-package Benchmarks/.build
+	rm -rf .build .build-package Benchmarks/.build Fuzz/.build
