@@ -19,6 +19,9 @@ struct Orientd: ParsableCommand {
             Examples:
               orientd replay Recordings/turned-to-landscape-while-walking.csv
               orientd replay --fast --lock portrait Recordings/lying-in-bed.csv | jq -r .screen
+              orientd run --socket /tmp/orientd.sock --exec orientd-rotate-sway
+              orientd ctl --socket /tmp/orientd.sock lock landscape
+              orientd monitor | orientd-rotate-x11
               orientd evaluate Recordings/*.csv
               orientd simulate Recordings/scenarios/riding-a-bus.scenario --seed 7 > bus.csv
             """,
