@@ -1,36 +1,44 @@
 import OrientdCore
 
 /// Plays a labelled recording through a pipeline as fast as possible and judges the
-/// poses against its `expect` column. Shared by `orientd evaluate` and the replay tests,
-/// so both judge by the same rules.
+/// device poses and the screen orientations against its `expect` column. Shared by
+/// `orientd evaluate` and the replay tests, so both judge by the same rules.
 public enum LabelledReplay {
     /// Builds the pipeline once the header is known: header, its mount matrix and the
     /// line that matrix came from.
     public typealias PipelineMaker = (RecordingHeader, MountMatrix?, Int) throws -> OrientationPipeline
 
+    public struct Verdict: Sendable {
+        /// The device pose against the labels: what pass and fail mean.
+        public var device: LabelEvaluator.Result
+        /// The screen orientation against the labels (`ScreenEvaluator`): figures only.
+        public var screen: ScreenEvaluator.Result
+    }
+
     /// The verdict, or nil when the recording has no `expect` column.
     public static func run(
         _ reader: RecordingReader, latencyBound: Double? = nil, makePipeline: PipelineMaker,
         warning: (InputIssue) -> Void
-    ) throws -> LabelEvaluator.Result? {
+    ) throws -> Verdict? {
         var pipeline: OrientationPipeline?
-        var evaluator: LabelEvaluator?
+        var evaluators: (device: LabelEvaluator, screen: ScreenEvaluator)?
         try reader.read { event in
             switch event {
             case .header(let header, let matrix, let line):
                 pipeline = try makePipeline(header, matrix, line)
                 if header.hasExpectColumn {
-                    evaluator = LabelEvaluator(
-                        latencyBound: latencyBound ?? LabelEvaluator.defaultLatencyBound(rate: header.rate))
+                    let bound = latencyBound ?? LabelEvaluator.defaultLatencyBound(rate: header.rate)
+                    evaluators = (LabelEvaluator(latencyBound: bound), ScreenEvaluator(latencyBound: bound))
                 }
             case .warning(let issue):
                 warning(issue)
             case .sample(let sample, let expect):
                 _ = pipeline?.process(sample)
-                evaluator?.observe(time: sample.time, expect: expect, pose: pipeline?.classifier.orientation ?? .unknown)
+                evaluators?.device.observe(time: sample.time, expect: expect, pose: pipeline?.classifier.orientation ?? .unknown)
+                evaluators?.screen.observe(time: sample.time, expect: expect, screen: pipeline?.current?.screen)
             }
             return .proceed
         }
-        return evaluator?.result()
+        return evaluators.map { Verdict(device: $0.device.result(), screen: $0.screen.result()) }
     }
 }

@@ -39,7 +39,7 @@ public struct RecordingReader {
     /// What the reader hands to its caller.
     public enum Event {
         case header(RecordingHeader, mountMatrix: MountMatrix?, mountMatrixLine: Int)
-        case sample(Sample, expect: DeviceOrientation?)
+        case sample(Sample, expect: PoseLabel?)
         case warning(InputIssue)
     }
 

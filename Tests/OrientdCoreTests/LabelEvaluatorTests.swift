@@ -8,7 +8,7 @@ struct LabelEvaluatorTests {
     /// Samples at 10 Hz: (label, pose) pairs.
     func evaluate(_ rows: [(D?, D)], bound: Double = 0.3) -> LabelEvaluator.Result {
         var e = LabelEvaluator(latencyBound: bound)
-        for (i, row) in rows.enumerated() { e.observe(time: Double(i) / 10, expect: row.0, pose: row.1) }
+        for (i, row) in rows.enumerated() { e.observe(time: Double(i) / 10, expect: row.0.map(PoseLabel.pose), pose: row.1) }
         return e.result()
     }
 
@@ -44,5 +44,84 @@ struct LabelEvaluatorTests {
         #expect(flash.violations.first?.message.contains("face-up → landscape-right") == true)
         let earlyOk = evaluate([(.faceUp, .faceUp), (nil, .portrait), (.portrait, .portrait)])
         #expect(earlyOk.passed, "changing to the next label while moving is fine")
+    }
+}
+
+@Suite("Label evaluator: stable stretches, the screen, and the figures")
+struct StableLabelTests {
+    typealias D = DeviceOrientation
+
+    /// Samples at 10 Hz: (label, pose) pairs.
+    func evaluate(_ rows: [(PoseLabel?, D)], bound: Double = 0.3) -> LabelEvaluator.Result {
+        var e = LabelEvaluator(latencyBound: bound)
+        for (i, row) in rows.enumerated() { e.observe(time: Double(i) / 10, expect: row.0, pose: row.1) }
+        return e.result()
+    }
+
+    @Test("a stable stretch takes any pose, settles within the bound, then must not change")
+    func stable() {
+        let held = evaluate([(.stable, .portrait), (.stable, .portrait), (.stable, .portrait)])
+        #expect(held.passed, "\(held.violations)")
+        #expect(held.figures.holds == 0, "a stable stretch is no hold: nothing to reach")
+        #expect(held.figures.heldSeconds > 0)
+
+        // Settling into face-up 0.2 s in is fine; a flap 0.5 s in is not, and each one counts.
+        let settling = evaluate([(.pose(.portrait), .portrait), (.stable, .portrait), (.stable, .portrait), (.stable, .faceUp)]
+            + Array(repeating: (.stable, .faceUp), count: 5))
+        #expect(settling.passed, "\(settling.violations)")
+        let flapping = evaluate(
+            Array(repeating: (PoseLabel.stable, D.faceUp), count: 5)
+                + [(.stable, .portrait), (.stable, .faceUp), (.stable, .portrait), (.stable, .portrait)])
+        #expect(flapping.violations.map(\.kind) == [.unstable], "one violation for the stretch")
+        #expect(flapping.figures.spuriousChanges == 3, "but every change is counted")
+    }
+
+    @Test("moving towards a stable stretch, any change is allowed")
+    func towardsStable() {
+        let r = evaluate([(.pose(.portrait), .portrait), (nil, .landscapeLeft), (nil, .faceUp), (.stable, .faceUp), (.stable, .faceUp)])
+        #expect(r.passed, "\(r.violations)")
+        let intoHold = evaluate([(.pose(.portrait), .portrait), (nil, .landscapeLeft), (.pose(.faceUp), .faceUp)])
+        #expect(intoHold.violations.map(\.kind) == [.spurious], "towards a hold, only its pose is allowed")
+    }
+
+    @Test("the screen: upright labels ask for their rotation, face-up and stable for no change")
+    func screen() {
+        var e = ScreenEvaluator(latencyBound: 0.3)
+        let rows: [(PoseLabel?, Rotation?)] = [
+            (.pose(.portrait), nil), (.pose(.portrait), .degrees0), (.pose(.faceUp), .degrees0), (.pose(.faceUp), .degrees0),
+            (.pose(.faceUp), .degrees0), (.pose(.faceUp), .degrees0), (.pose(.faceUp), .degrees90), (nil, .degrees90),
+            (.pose(.landscapeLeft), .degrees90),
+        ]
+        for (i, row) in rows.enumerated() { e.observe(time: Double(i) / 10, expect: row.0, screen: row.1) }
+        let r = e.result()
+        #expect(r.violations.map(\.kind) == [.unstable], "\(r.violations)")
+        #expect(r.violations.first?.message.contains("0° → 90°") == true, "\(r.violations)")
+        #expect(r.figures.holds == 2)
+        #expect(r.figures.spuriousChanges == 1)
+        #expect(r.figures.missed == 0)
+    }
+
+    @Test("figures: latencies, accuracy, changes per hour of held time, and their sum")
+    func figures() throws {
+        // Portrait reached 0.2 s late; landscape-left missed; a flap in a reached hold.
+        let r = evaluate([
+            (.pose(.portrait), .unknown), (.pose(.portrait), .unknown), (.pose(.portrait), .portrait), (.pose(.portrait), .portrait),
+            (.pose(.portrait), .faceUp), (.pose(.portrait), .portrait),
+            (.pose(.landscapeLeft), .portrait), (.pose(.landscapeLeft), .portrait),
+        ])
+        let f = r.figures
+        #expect(f.holds == 2)
+        #expect(f.missed == 1)
+        #expect(try abs(#require(f.medianLatency) - 0.2) < 1e-9)
+        #expect(f.holdSamples == 8 && f.matchingSamples == 3)
+        #expect(f.spuriousChanges == 2, "to face-up and back")
+        #expect(abs(f.heldSeconds - 0.6) < 1e-9, "0.5 s of portrait and 0.1 s of landscape-left")
+        #expect(try abs(#require(f.spuriousPerHour) - 2 / (0.6 / 3600)) < 1e-6)
+        let twice = f + f
+        #expect(twice.holds == 4 && twice.latencies.count == 2 && twice.heldSeconds == f.heldSeconds * 2)
+        #expect(EvaluationFigures().accuracy == nil && EvaluationFigures().p95Latency == nil)
+        var spread = EvaluationFigures()
+        spread.latencies = (1...100).map { Double($0) }
+        #expect(spread.p95Latency == 95 && spread.medianLatency == 50)
     }
 }

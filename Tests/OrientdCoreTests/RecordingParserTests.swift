@@ -54,7 +54,7 @@ struct RecordingParserTests {
     func readsGoodRecording() throws {
         var parser = RecordingParser(source: "good.csv")
         var header: RecordingHeader?
-        var got: [(Sample, DeviceOrientation?)] = []
+        var got: [(Sample, PoseLabel?)] = []
         for line in good.split(separator: "\n", omittingEmptySubsequences: false) {
             switch parser.consume(line: String(line)) {
             case .header(let h): header = h
@@ -72,10 +72,10 @@ struct RecordingParserTests {
         #expect(parser.mountMatrixLine == 3)
         #expect(got.count == 3)
         #expect(got[0].0 == Sample(time: 0, acceleration: Vector3(0.0213, -9.7810, 0.3012)))
-        #expect(got[0].1 == .portrait)
+        #expect(got[0].1 == .pose(.portrait))
         #expect(got[1].1 == nil)
         #expect(got[2].0 == Sample(time: 0.04, acceleration: Vector3(0.01, 9.5, -0.25)))
-        #expect(got[2].1 == .landscapeLeft)
+        #expect(got[2].1 == .pose(.landscapeLeft))
     }
 
     @Test("a recording without labels or the magic line is accepted")

@@ -27,7 +27,7 @@ struct BundledRecordingsTests {
             let natural = header[RecordingHeader.Key.natural].flatMap(NaturalOrientation.init(rawValue:)) ?? .portrait
             return OrientationPipeline(mountMatrix: matrix ?? .identity, natural: natural)
         } warning: { warnings.append($0) }
-        return (result, warnings, seenHeader)
+        return (result?.device, warnings, seenHeader)
     }
 
     @Test("every labelled stretch is reached within the bound, with zero spurious changes", arguments: bundledRecordings)
@@ -91,7 +91,7 @@ struct DiscriminationTests {
             let result = try LabelledReplay.run(reader) { _, matrix, _ in
                 OrientationPipeline(mountMatrix: matrix ?? .identity, parameters: parameters)
             } warning: { _ in }
-            return try #require(result)
+            return try #require(result?.device)
         }
         let naive = try verdict(Self.naive)
         #expect(!naive.passed, "\(name) does not catch a classifier that flaps")

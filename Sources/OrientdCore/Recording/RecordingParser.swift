@@ -7,7 +7,7 @@
 ///   (unless the caller overrides the matrix), a header line longer than the limit.
 /// - skipped with a warning: a sample line with the wrong number of fields, a field that
 ///   is not a number or not finite, a time earlier than the previous sample's, an
-///   over-long line. An `expect` label that is not a device orientation is dropped
+///   over-long line. An `expect` label that is not a pose, `stable` or `-` is dropped
 ///   with a warning and the sample kept.
 /// - accepted silently: blank lines, `#` lines among the samples, `\r\n` line ends,
 ///   spaces around fields, a missing final newline.
@@ -18,8 +18,8 @@ public struct RecordingParser: Sendable {
         /// The column line was read: the header is complete.
         case header(RecordingHeader)
         /// A sample; `expect` is nil for `-` or an unlabelled recording.
-        case sample(Sample, expect: DeviceOrientation?)
-        /// A good sample whose `expect` label is not a device orientation: it is kept
+        case sample(Sample, expect: PoseLabel?)
+        /// A good sample whose `expect` word is not a label: it is kept
         /// as `-` and the issue reported.
         case unlabelledSample(Sample, InputIssue)
         /// The line was skipped or something is worth knowing; reading goes on.
@@ -225,13 +225,13 @@ public struct RecordingParser: Sendable {
             if label == "-" || label.isEmpty {
                 return .sample(sample, expect: nil)
             }
-            if let orientation = DeviceOrientation(rawValue: String(label)) {
-                return .sample(sample, expect: orientation)
+            if let expect = PoseLabel(word: label) {
+                return .sample(sample, expect: expect)
             }
             // The sample is good; only its label is not, so keep the sample.
             return .unlabelledSample(
                 sample,
-                issue("expect '\(label)' is not a device orientation (\(DeviceOrientation.allCases.map(\.rawValue).joined(separator: ", ")) or -); treated as -"))
+                issue("expect '\(label)' is not a device orientation, stable or - (\(PoseLabel.words.joined(separator: ", "))); treated as -"))
         }
         return .sample(sample, expect: nil)
     }

@@ -28,6 +28,12 @@ struct Evaluate: ParsableCommand {
     @Flag(help: "Print every labelled stretch with its latency.")
     var verbose = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Print figures instead of violations: for the device pose and the screen, per recording and in total.",
+            discussion: "holds, missed holds, median and 95th-percentile latency, accuracy (share of held samples right), and spurious changes per hour of held time."))
+    var table = false
+
     @OptionGroup(title: "Screen orientation") var policy: PolicyOptions
     @OptionGroup(title: "Calibration") var mountMatrix: MountMatrixOption
     @OptionGroup(title: "Classifier parameters") var classifier: ClassifierOptions
@@ -37,8 +43,10 @@ struct Evaluate: ParsableCommand {
         let factory = PipelineFactory(policy: policy, classifier: classifier, mountMatrix: mountMatrix)
         var failures = 0
         var worst = 0.0
+        var totals = (device: EvaluationFigures(), screen: EvaluationFigures())
+        if table { print(FiguresTable.header) }
         for path in paths {
-            let verdict: LabelEvaluator.Result?
+            let verdict: LabelledReplay.Verdict?
             do {
                 let reader = try RecordingReader(path: path, mountMatrixOverridden: mountMatrix.text != nil)
                 defer { reader.close() }
@@ -52,12 +60,20 @@ struct Evaluate: ParsableCommand {
                 failures += 1
                 continue
             }
-            guard let result = verdict else {
+            guard let verdict else {
                 print("SKIP  \(path): no 'expect' column")
                 continue
             }
-            let latency = result.worstLatency.map { "worst latency \(Int(($0 * 1000).rounded())) ms" } ?? "no stretch reached"
+            let result = verdict.device
+            if !result.passed { failures += 1 }
             worst = max(worst, result.worstLatency ?? 0)
+            if table {
+                let figures = (device: result.figures, screen: verdict.screen.figures)
+                totals = (totals.device + figures.device, totals.screen + figures.screen)
+                print(FiguresTable.row(name: path, device: figures.device, screen: figures.screen))
+                continue
+            }
+            let latency = result.worstLatency.map { "worst latency \(Int(($0 * 1000).rounded())) ms" } ?? "no stretch reached"
             print("\(result.passed ? "PASS" : "FAIL")  \(path): \(result.stretches.count) stretches, \(result.changes) changes, \(latency)")
             if verbose {
                 for s in result.stretches {
@@ -66,9 +82,38 @@ struct Evaluate: ParsableCommand {
                 }
             }
             for v in result.violations { print("      \(v)") }
-            if !result.passed { failures += 1 }
+        }
+        if table {
+            print(FiguresTable.row(name: "total", device: totals.device, screen: totals.screen))
         }
         print("\(paths.count - failures) passed, \(failures) failed; worst latency \(Int((worst * 1000).rounded())) ms")
         if failures > 0 { throw ExitCode(1) }
     }
+}
+
+/// `evaluate --table`: one line per recording, the device pose's figures then the screen's.
+enum FiguresTable {
+    static let nameWidth = 44
+    static let columns = "holds missed  median     p95  accuracy  changes/h"
+
+    static var header: String {
+        pad("recording", nameWidth) + " | pose:   " + columns + " | screen: " + columns
+    }
+
+    static func row(name: String, device: EvaluationFigures, screen: EvaluationFigures) -> String {
+        let shown = name.count > nameWidth ? "…" + name.suffix(nameWidth - 1) : Substring(name)
+        return pad(String(shown), nameWidth) + " | pose:   " + cells(device) + " | screen: " + cells(screen)
+    }
+
+    static func cells(_ f: EvaluationFigures) -> String {
+        func ms(_ s: Double?) -> String { s.map { "\(Int(($0 * 1000).rounded())) ms" } ?? "-" }
+        func percent(_ a: Double?) -> String { a.map { JSONLineWriter.number($0 * 100, decimals: 1) + " %" } ?? "-" }
+        return [
+            lpad("\(f.holds)", 5), lpad("\(f.missed)", 6), lpad(ms(f.medianLatency), 7), lpad(ms(f.p95Latency), 7),
+            lpad(percent(f.accuracy), 9), lpad(f.spuriousPerHour.map { JSONLineWriter.number($0, decimals: 1) } ?? "-", 10),
+        ].joined(separator: " ")
+    }
+
+    static func pad(_ s: String, _ width: Int) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
+    static func lpad(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - s.count)) + s }
 }
