@@ -230,8 +230,10 @@ struct ScenarioParser {
                 let value = String(tokens[i + 1])
                 if value == "-" {
                     step.expect = .some(nil)
+                } else if value == "stable" {
+                    step.expect = .some(.stable)
                 } else if let o = DeviceOrientation(rawValue: value), o != .unknown {
-                    step.expect = .some(o)
+                    step.expect = .some(.pose(o))
                 } else {
                     throw error(line.number, "expect '\(value)': expected one of \(Self.labelNames)")
                 }
@@ -310,7 +312,7 @@ struct ScenarioParser {
     }
 
     private static let poseNames = DeviceOrientation.allCases.filter { $0 != .unknown }.map(\.rawValue).joined(separator: ", ")
-    private static let labelNames = poseNames + " or -"
+    private static let labelNames = poseNames + ", stable or -"
 
     private static func expectation(for command: String) -> String {
         var parts: [String] = []

@@ -19,7 +19,7 @@ struct ScenarioStep: Sendable {
     var options: [Option] = []
     var modifiers: [ModifierUse] = []
     /// nil: the default label of the command; `.some(nil)`: `expect -`.
-    var expect: DeviceOrientation?? = nil
+    var expect: PoseLabel?? = nil
     /// `flip long` or `flip short`.
     var flipAxis: String?
 

@@ -36,7 +36,7 @@ struct Segment: Sendable {
     var translation: Vector3
 
     /// nil: "don't care" (`-`).
-    var label: DeviceOrientation?
+    var label: PoseLabel?
     var modifiers: [Modifier]
     var shake: Shaking.Options?
     /// The jolt when a put-down meets the table, m/s².

@@ -156,7 +156,7 @@ public struct Simulator: Sendable {
     }
 
     /// The label of the sample stamped t: nil is "don't care".
-    func label(at t: Double) -> DeviceOrientation? {
+    func label(at t: Double) -> PoseLabel? {
         scenario.segments[segmentIndex(at: t)].label
     }
 

@@ -135,11 +135,12 @@ struct TimelineBuilder {
 
         switch step.expect {
         case .none:
-            segment.label = automaticLabel ? LabelRules.automatic(roll: attitude.roll, tilt: attitude.tilt) : nil
+            segment.label = automaticLabel ? LabelRules.automatic(roll: attitude.roll, tilt: attitude.tilt).map(PoseLabel.pose) : nil
         case .some(.none):
             segment.label = nil
         case .some(.some(let label)):
-            try checkHonest(label, segment, line: step.line)
+            // `stable` claims no pose, only that the answer must hold: nothing to check.
+            if case .pose(let pose) = label { try checkHonest(pose, segment, line: step.line) }
             segment.label = label
         }
 
@@ -233,7 +234,8 @@ struct TimelineBuilder {
             case "buzz":
                 modifier = .buzz(VibrationMotor.Options(
                     frequency: try r.number("freq", .hertz, default: 170, in: 20...400),
-                    acceleration: try r.number("accel", .acceleration, default: 2.5, in: 0...20)))
+                    acceleration: try r.number("accel", .acceleration, default: 2.5, in: 0...20),
+                    continuous: try r.word("pattern", allowed: ["bursts", "continuous"], default: "bursts") == "continuous"))
             case "dropout":
                 modifier = .dropout
             default:

@@ -100,7 +100,7 @@ struct Scratch {
                 case ..<4: (Vector3(-g, 0, 0.5), t < 2.3 ? nil : .landscapeLeft)
                 default: (Vector3(0, 0.3, g), t < 4.3 ? nil : .faceUp)
                 }
-            writer.append(Sample(time: t, acceleration: raw(v)), expect: .some(label), to: &bytes)
+            writer.append(Sample(time: t, acceleration: raw(v)), expect: .some(label.map(PoseLabel.pose)), to: &bytes)
         }
         return String(decoding: bytes, as: UTF8.self)
     }

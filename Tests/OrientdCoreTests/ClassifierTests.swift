@@ -269,6 +269,59 @@ struct ClassifierTests {
         p.filterTimeConstant = .nan
         #expect(throws: ClassifierParameters.InvalidParameter.self) { try p.validate() }
         #expect(throws: Never.self) { try ClassifierParameters().validate() }
+        p = ClassifierParameters()
+        p.vibrationFilter = -0.1
+        #expect(throws: ClassifierParameters.InvalidParameter.self) { try p.validate() }
+    }
+
+    /// Readings of a device in `roll`, each pushed `amplitude` m/s² off gravity by a
+    /// vibration at `frequency` Hz (a force turning in the y–z plane, as a motor's), seen
+    /// at `rate` Hz without averaging.
+    func vibrating(
+        _ c: inout OrientationClassifier, roll: Double, amplitude: Double, frequency: Double, from start: Double,
+        duration: Double, rate: Double = 100
+    ) -> [(Double, DeviceOrientation)] {
+        var changes: [(Double, DeviceOrientation)] = []
+        for i in 0..<Int((duration * rate).rounded()) {
+            let t = start + Double(i) / rate
+            let phase = 2 * Double.pi * frequency * t
+            let a = rest(roll: roll, tilt: 10) + Vector3(0, amplitude * cos(phase), amplitude * sin(phase))
+            if let pose = c.update(time: t, acceleration: a) { changes.append((t, pose)) }
+        }
+        return changes
+    }
+
+    @Test("under a steady vibration that takes every reading 5 m/s² off gravity, turns are still followed")
+    func steadyVibration() throws {
+        var c = OrientationClassifier()
+        let first = vibrating(&c, roll: 0, amplitude: 5, frequency: 170, from: 0, duration: 2)
+        #expect(first.map(\.1) == [.portrait])
+        let turn = vibrating(&c, roll: 90, amplitude: 5, frequency: 170, from: 2, duration: 2)
+        let change = try #require(turn.first)
+        #expect(turn.map(\.1) == [.landscapeLeft])
+        #expect(change.0 - 2 <= 0.3, "as quick as on a still table: \(change.0 - 2) s")
+
+        // Without the vibration filter every reading is a disturbance: nothing, ever.
+        var p = ClassifierParameters()
+        p.vibrationFilter = 0
+        var unfiltered = OrientationClassifier(parameters: p)
+        #expect(vibrating(&unfiltered, roll: 0, amplitude: 5, frequency: 170, from: 0, duration: 4).isEmpty)
+    }
+
+    @Test("the vibration filter lets no tap through: a 30 m/s² jolt, at 50 Hz and at 1 kHz, changes nothing")
+    func tapsThroughTheVibrationFilter() {
+        for rate in [50.0, 1000] {
+            var c = settled(in: 0, rate: rate)
+            var changes: [(Double, DeviceOrientation)] = []
+            // A tap into the screen lasting 10 ms, pointing the reading at landscape-right.
+            for i in 0..<Int(rate) {
+                let t = 1 + Double(i) / rate
+                let tapping = t < 1.01 + 1e-9
+                let a = tapping ? Vector3(30, -g, 0) : rest(roll: 0)
+                if let pose = c.update(time: t, acceleration: a) { changes.append((t, pose)) }
+            }
+            #expect(changes.isEmpty, "at \(rate) Hz: \(changes)")
+        }
     }
 }
 

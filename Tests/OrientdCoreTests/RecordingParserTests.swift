@@ -209,7 +209,7 @@ struct RecordingWriterTests {
                 time: Double(i) / 100,
                 acceleration: Vector3(random.gaussian() * 5, random.gaussian() * 5, random.gaussian() * 5))
             written.append(s)
-            writer.append(s, expect: i % 2 == 0 ? .some(.faceUp) : .some(nil), to: &bytes)
+            writer.append(s, expect: i % 2 == 0 ? .some(.pose(.faceUp)) : .some(nil), to: &bytes)
         }
         let items = parse(String(decoding: bytes, as: UTF8.self))
         #expect(issues(items).isEmpty)

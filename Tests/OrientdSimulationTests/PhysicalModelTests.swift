@@ -107,7 +107,7 @@ struct PhysicalModelTests {
         }
         #expect(peak > 3.5 && peak < 9, "peak \(peak) m/s²")
         #expect(pickUp.label == nil)
-        #expect(sim.scenario.segments[2].label == .portrait)
+        #expect(sim.scenario.segments[2].label == .pose(.portrait))
     }
 
     @Test func turningAboutTheWristAddsCentripetalAcceleration() throws {

@@ -23,7 +23,7 @@ struct ScenarioLanguageTests {
         #expect(scenario.rate == 50)
         #expect(abs(scenario.duration - 7.6) < 1e-12)
         #expect(scenario.segments.map(\.kind) == [.hold, .rotate, .hold])
-        #expect(scenario.segments.map(\.label) == [.portrait, nil, .landscapeLeft])
+        #expect(scenario.segments.map(\.label) == [.pose(.portrait), nil, .pose(.landscapeLeft)])
         #expect(scenario.segments[1].start == 3)
         #expect(scenario.segments[2].from.roll == 90 && scenario.segments[2].from.tilt == 20)
     }
@@ -50,7 +50,7 @@ struct ScenarioLanguageTests {
             shake 1s
             move 1s forward=0.3
             """)
-        let labels = scenario.segments.map { $0.label?.rawValue ?? "-" }
+        let labels = scenario.segments.map { $0.label?.word ?? "-" }
         #expect(labels == ["portrait", "-", "-", "portrait", "portrait", "-", "-", "portrait", "-", "face-up", "-", "-", "face-up"])
     }
 

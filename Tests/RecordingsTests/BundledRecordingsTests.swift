@@ -63,6 +63,7 @@ struct DiscriminationTests {
     /// It is roughly what rot8 and iio-sensor-proxy do (orientation-facts §4).
     static let naive: ClassifierParameters = {
         var p = ClassifierParameters()
+        p.vibrationFilter = 0
         p.filterTimeConstant = 0
         p.magnitudeTolerance = 1000
         p.disturbanceThreshold = 1000
@@ -84,18 +85,49 @@ struct DiscriminationTests {
             "on-table-pushed-and-carried.csv", "tapping-while-reading.csv",
         ])
     func naiveFails(name: String) throws {
-        let path = recordingsDirectory.appendingPathComponent(name).path
-        func verdict(_ parameters: ClassifierParameters) throws -> LabelEvaluator.Result {
-            let reader = try RecordingReader(path: path)
-            defer { reader.close() }
-            let result = try LabelledReplay.run(reader) { _, matrix, _ in
-                OrientationPipeline(mountMatrix: matrix ?? .identity, parameters: parameters)
-            } warning: { _ in }
-            return try #require(result?.device)
-        }
-        let naive = try verdict(Self.naive)
+        let naive = try Self.verdict(name, Self.naive)
         #expect(!naive.passed, "\(name) does not catch a classifier that flaps")
         #expect(naive.violations.contains { $0.kind == .spurious })
-        #expect(try verdict(ClassifierParameters()).passed)
+        #expect(try Self.verdict(name, ClassifierParameters()).passed)
+    }
+
+    /// The rule each recording of real-world trouble was made for, turned back to what it
+    /// was before: the vibration filter off, and the face-up/face-down angles of 75°/65°.
+    enum Regression: String, CaseIterable, Sendable {
+        case noVibrationFilter, faceAnglesOf75And65
+
+        var parameters: ClassifierParameters {
+            var p = ClassifierParameters()
+            switch self {
+            case .noVibrationFilter:
+                p.vibrationFilter = 0
+            case .faceAnglesOf75And65:
+                p.faceEnterTilt = 75
+                p.faceExitTilt = 65
+            }
+            return p
+        }
+    }
+
+    @Test(
+        "each recording of vibration or a steep hand-held tilt fails without the rule made for it",
+        arguments: [
+            ("on-a-vibrating-table.csv", Regression.noVibrationFilter),
+            ("car-mount-rough-engine.csv", .noVibrationFilter),
+            ("held-at-a-steep-tilt.csv", .faceAnglesOf75And65),
+        ])
+    func ruleIsNeeded(name: String, without rule: Regression) throws {
+        let without = try Self.verdict(name, rule.parameters)
+        #expect(!without.passed, "\(name) passes without the rule: it cannot catch its loss")
+        #expect(try Self.verdict(name, ClassifierParameters()).passed)
+    }
+
+    static func verdict(_ name: String, _ parameters: ClassifierParameters) throws -> LabelEvaluator.Result {
+        let reader = try RecordingReader(path: recordingsDirectory.appendingPathComponent(name).path)
+        defer { reader.close() }
+        let result = try LabelledReplay.run(reader) { _, matrix, _ in
+            OrientationPipeline(mountMatrix: matrix ?? .identity, parameters: parameters)
+        } warning: { _ in }
+        return try #require(result?.device)
     }
 }

@@ -8,6 +8,13 @@ public struct ClassifierParameters: Hashable, Sendable {
     /// Gravity, m/s². Readings are judged against it.
     public var gravity: Double = standardGravity
 
+    /// Time constant of a first low-pass filter over every reading (s), before any
+    /// judgement: it averages out vibration (a machine on the same table, an engine under
+    /// a car mount, a phone ringing beside the sensor), which would otherwise make every
+    /// single reading look like a jolt and keep the pose from ever being decided. A tap
+    /// still shows through it as a disturbance, at any rate. 0 turns it off.
+    public var vibrationFilter: Double = 0.03
+
     /// A reading whose magnitude differs from `gravity` by more than this (m/s²) is not
     /// gravity: a tap, a jolt, a swing or free fall. It is left out of the filter and
     /// marks a disturbance. Walking peaks near 3 m/s² and must mostly pass; a tap
@@ -16,7 +23,7 @@ public struct ClassifierParameters: Hashable, Sendable {
 
     /// Time constant of the one-pole low-pass filter on accepted readings, seconds.
     /// The filter's weight is dt/(τ + dt), so it behaves the same at any sample rate.
-    public var filterTimeConstant: Double = 0.06
+    public var filterTimeConstant: Double = 0.03
 
     /// A reading further than this (m/s²) from the filtered vector marks a disturbance:
     /// the device is being swung or shaken even if the magnitude looks like gravity.
@@ -50,12 +57,12 @@ public struct ClassifierParameters: Hashable, Sendable {
 
     /// Degrees of tilt (screen towards the sky or the floor) at which the device becomes
     /// face-up or face-down.
-    public var faceEnterTilt: Double = 75
+    public var faceEnterTilt: Double = 78
 
     /// Degrees of tilt below which a face-up or face-down device may become upright, and
     /// above which no upright pose is changed: in-plane directions are too weak to trust
     /// when the screen faces nearly up or down.
-    public var faceExitTilt: Double = 65
+    public var faceExitTilt: Double = 55
 
     /// A gap between readings longer than this (s) resets the filter and any pending
     /// change; the reported state stays.
@@ -76,7 +83,7 @@ public struct ClassifierParameters: Hashable, Sendable {
             if !ok { throw InvalidParameter(name: name, message: message) }
         }
         let all: [(String, Double)] = [
-            ("gravity", gravity), ("magnitude-tolerance", magnitudeTolerance),
+            ("gravity", gravity), ("vibration-filter", vibrationFilter), ("magnitude-tolerance", magnitudeTolerance),
             ("filter-time-constant", filterTimeConstant), ("disturbance-threshold", disturbanceThreshold),
             ("settle-time", settleTime), ("hold-time", holdTime), ("initial-hold-time", initialHoldTime),
             ("rotation-hysteresis", rotationHysteresis), ("initial-margin", initialMargin),

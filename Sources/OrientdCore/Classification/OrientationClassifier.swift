@@ -10,7 +10,8 @@ import Darwin
 /// gives the same answers as the live run. Per reading:
 /// 1. time: a gap over `gapReset`, or time going backwards, restarts the filter;
 ///    a repeated timestamp adds nothing to the filter or to a pending change;
-/// 2. plausibility: a magnitude far from g (tap, jolt, free fall) is left out and
+/// 2. plausibility, judged on the reading after a short low-pass that averages out
+///    vibration (`vibrationFilter`): a magnitude far from g (tap, jolt, free fall) is left out and
 ///    marks a disturbance; so does a reading far from the filtered vector (swing, shake);
 /// 3. a one-pole low-pass filter with a time constant, not a sample count;
 /// 4. a proposal from the filtered vector, with hysteresis against the reported pose:
@@ -37,6 +38,9 @@ public struct OrientationClassifier: Sendable {
     private let initialFaceSine: Double
 
     // State.
+    /// Every reading, low-passed by `vibrationFilter`: what the gates judge.
+    private var smoothed = Vector3.zero
+    private var hasSmoothed = false
     private var filtered = Vector3.zero
     private var hasFilter = false
     private var lastTime = -Double.infinity
@@ -72,17 +76,27 @@ public struct OrientationClassifier: Sendable {
     }
 
     /// Feeds one reading; returns the new pose when it changed, else nil.
-    public mutating func update(time t: Double, acceleration a: Vector3) -> DeviceOrientation? {
+    public mutating func update(time t: Double, acceleration raw: Vector3) -> DeviceOrientation? {
         let dt = t - lastTime
         if dt > parameters.gapReset || dt < 0 {
             restart()
         } else if dt == 0 {
-            // A repeated timestamp carries no new time: it can still be a disturbance,
-            // but it neither moves the filter nor counts towards a change.
-            if isDisturbance(a) { lastDisturbance = t }
+            // A repeated timestamp carries no new time: it neither moves the filters nor
+            // counts towards a change. Without the vibration filter it can still be a
+            // disturbance; with it, a reading of no duration weighs nothing.
+            if parameters.vibrationFilter == 0, isDisturbance(raw) { lastDisturbance = t }
             return nil
         }
         lastTime = t
+        // Before any judgement: a vibration that swings every reading far from g averages
+        // to gravity over a few of its periods, while a tap or a swing still stands out.
+        if hasSmoothed, parameters.vibrationFilter > 0 {
+            smoothed += (raw - smoothed) * (dt / (parameters.vibrationFilter + dt))
+        } else {
+            smoothed = raw
+            hasSmoothed = true
+        }
+        let a = smoothed
 
         let magnitudeSquared = a.squaredLength
         guard magnitudeSquared >= lowMagnitudeSquared, magnitudeSquared <= highMagnitudeSquared else {
@@ -131,6 +145,7 @@ public struct OrientationClassifier: Sendable {
     public mutating func restart() {
         hasFilter = false
         filtered = .zero
+        hasSmoothed = false
         candidate = orientation
         candidateCount = 0
         lastDisturbance = -Double.infinity

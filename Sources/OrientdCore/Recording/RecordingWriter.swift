@@ -16,7 +16,7 @@ public struct RecordingWriter: Sendable {
 
     /// Appends `time,x,y,z[,expect]\n`. `expect` nil writes no column; pass
     /// `.some(nil)` to write `-` (don't care) in a labelled recording.
-    public func append(_ sample: Sample, expect: DeviceOrientation?? = nil, to out: inout [UInt8]) {
+    public func append(_ sample: Sample, expect: PoseLabel?? = nil, to out: inout [UInt8]) {
         Self.appendFixed(sample.time, decimals: timeDecimals, to: &out)
         out.append(UInt8(ascii: ","))
         Self.appendFixed(sample.acceleration.x, decimals: valueDecimals, to: &out)
@@ -26,7 +26,7 @@ public struct RecordingWriter: Sendable {
         Self.appendFixed(sample.acceleration.z, decimals: valueDecimals, to: &out)
         if let expect {
             out.append(UInt8(ascii: ","))
-            out.append(contentsOf: (expect?.rawValue ?? "-").utf8)
+            out.append(contentsOf: (expect?.word ?? "-").utf8)
         }
         out.append(UInt8(ascii: "\n"))
     }

@@ -78,7 +78,8 @@ struct Evaluate: ParsableCommand {
             if verbose {
                 for s in result.stretches {
                     let l = s.latency.map { "\(Int(($0 * 1000).rounded())) ms" } ?? "never"
-                    print("      \(s.label) \(s.start)–\(s.end) s: \(l)")
+                    let flaps = s.changesAfterSettling > 0 ? ", changed \(s.changesAfterSettling) times after" : ""
+                    print("      \(s.label) \(s.start)–\(s.end) s: \(l)\(flaps)")
                 }
             }
             for v in result.violations { print("      \(v)") }

@@ -24,7 +24,7 @@ enum ConfigurationSettings {
         for key in [
             "device", "uri", "rate", "supported", "lock", "natural", "mount-matrix", "socket", "socket-group",
             "socket-mode", "exec-timeout", "state-directory",
-            "magnitude-tolerance", "filter-time-constant", "disturbance-threshold", "settle-time", "hold-time",
+            "vibration-filter", "magnitude-tolerance", "filter-time-constant", "disturbance-threshold", "settle-time", "hold-time",
             "initial-hold-time", "minimum-samples", "rotation-hysteresis", "initial-margin", "face-enter-tilt",
             "face-exit-tilt", "gap-reset",
         ] {

@@ -4,6 +4,8 @@ import OrientdCore
 /// The classifier's parameters; README "Classifier parameters" says what each does and
 /// where its default came from.
 struct ClassifierOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Time constant of the first low-pass over every reading, which averages out vibration; 0 turns it off.", discussion: "Example: --vibration-filter 0.08 for a tablet on a rough engine mount.", valueName: "seconds"))
+    var vibrationFilter: Double?
     @Option(help: ArgumentHelp("Readings further than this from g (m/s²) are not gravity and are left out.", discussion: "Example: --magnitude-tolerance 4 accepts harder walking steps.", valueName: "m/s²"))
     var magnitudeTolerance: Double?
     @Option(help: ArgumentHelp("Time constant of the low-pass filter.", discussion: "Example: --filter-time-constant 0.1 smooths more and answers later.", valueName: "seconds"))
@@ -31,6 +33,7 @@ struct ClassifierOptions: ParsableArguments {
 
     var parameters: ClassifierParameters {
         var p = ClassifierParameters()
+        if let vibrationFilter { p.vibrationFilter = vibrationFilter }
         if let magnitudeTolerance { p.magnitudeTolerance = magnitudeTolerance }
         if let filterTimeConstant { p.filterTimeConstant = filterTimeConstant }
         if let disturbanceThreshold { p.disturbanceThreshold = disturbanceThreshold }
