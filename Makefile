@@ -60,7 +60,8 @@ demo: release
 
 # umockdev-wrapper preloads umockdev, so the live-sensor tests can give the real libudev
 # and libiio a fake sysfs and /dev; without it they are skipped, loudly.
-test: dependencies
+test:
+	@scripts/install-dependencies --tests
 	umockdev-wrapper $(SWIFT) test -Xswiftc -warnings-as-errors
 
 benchmark: release
