@@ -2,15 +2,22 @@
 # shellcheck shell=sh
 #
 # A script that sources this file defines
+#   orientd_session         the variables that reach its session, separated by spaces
+#                           (any one set will do), e.g. "SWAYSOCK I3SOCK"
 #   orientd_about           prints its part of --help: what it runs, how it finds the output
 #   orientd_detect_output   prints the name of the output to turn, or fails
-#   orientd_apply OUT WORD  turns OUT to WORD and maps touch input to it; fails if a command failed
+#   orientd_apply OUT WORD  turns OUT to WORD and maps touch input to it; fails if turning
+#                           failed. Touch mapping that fails after the screen turned is a
+#                           warning (orientd_touch_failed), not a failure: the picture is
+#                           right, and reporting the rotation failed would be wrong.
 # and ends with
-#   orientd_main NAME KEY "$@"
+#   orientd_main NAME KEY SESSION "$@"
 # NAME is its name, for messages and --help; KEY the event field it applies: xrandr,
-# transform or hyprland (ORIENTD_XRANDR, ORIENTD_TRANSFORM or ORIENTD_HYPRLAND in hook mode).
+# transform or hyprland (ORIENTD_XRANDR, ORIENTD_TRANSFORM or ORIENTD_HYPRLAND in hook
+# mode); SESSION the variables that reach its session, any one of which will do.
 
 orientd_tool=orientd-rotate
+orientd_session=
 orientd_key=
 orientd_variable=
 orientd_default_output=eDP-1
@@ -47,6 +54,32 @@ orientd_pick_output() {
         [ -n "$orientd_first" ] || orientd_first=$orientd_name
     done
     [ -n "$orientd_first" ] && printf '%s\n' "$orientd_first"
+}
+
+# Fails, saying what to set, when none of the variables that reach the session is set (a
+# hook run by a system service, a script started outside the session): without it every
+# command fails, and no output name would help.
+orientd_check_session() {
+    [ -n "$orientd_session" ] || return 0
+    for orientd_name in $orientd_session; do
+        eval "orientd_set=\${$orientd_name-}"
+        [ -n "$orientd_set" ] && return 0
+    done
+    orientd_warn "cannot reach the session: $(printf '%s' "$orientd_session" | sed 's/ / or /g') is not set (run it from the session, or pass the session's $(printf '%s' "$orientd_session" | cut -d' ' -f1) to orientd's environment)"
+    return 1
+}
+
+# orientd_touch_failed WHAT: the screen turned but touch input was not mapped.
+orientd_touch_failed() {
+    orientd_warn "rotated $orientd_out to $orientd_word, but mapping touch input failed: $*"
+}
+
+# orientd_require_output OUT NAMES: fails, naming the outputs there are, when OUT is not
+# among NAMES (one a line). For tools that accept settings for outputs that do not exist.
+orientd_require_output() {
+    if printf '%s\n' "$2" | grep -qxF -- "$1"; then return 0; fi
+    orientd_warn "there is no output '$1'; the outputs are: $(printf '%s' "$2" | tr '\n' ' ' | sed 's/ *$//') (set ORIENTD_OUTPUT to one of them)"
+    return 1
 }
 
 # Sets orientd_out: ORIENTD_OUTPUT, else what orientd_detect_output finds (asked once, then
@@ -120,6 +153,7 @@ orientd_check_word() {
 }
 
 orientd_rotate() {
+    orientd_check_session || return 1
     orientd_find_output
     orientd_apply "$orientd_out" "$orientd_word"
 }
@@ -210,8 +244,11 @@ screen orientation): applies $orientd_variable once and exits: 0 applied, 100 no
 to do (the new screen orientation is the previous one), 1 a command failed (said on
 standard error), 2 bad arguments or environment. \$1 and \$2, when given, are the new
 and the previous W3C type and take the place of ORIENTD_SCREEN and ORIENTD_PREVIOUS.
+When the screen turned but touch input could not be mapped, that is a warning on
+standard error and the rotation counts as applied.
 
 Environment:
+    $(printf '%s' "$orientd_session" | sed 's/ / or /g')    reaches the session; without it nothing can be turned
     ORIENTD_OUTPUT    the output to turn (default: found as above, else $orientd_default_output)
     ORIENTD_SCREEN    hook mode: the new W3C screen orientation type (orientd sets it)
     ORIENTD_PREVIOUS  hook mode: the previous one, empty on the first change
@@ -224,8 +261,9 @@ EOF
 orientd_main() {
     orientd_tool=$1
     orientd_key=$2
+    orientd_session=${3-}
     orientd_variable=ORIENTD_$(printf '%s' "$orientd_key" | tr '[:lower:]' '[:upper:]')
-    shift 2
+    shift 3
     case ${1-} in
     -h | --help)
         orientd_usage

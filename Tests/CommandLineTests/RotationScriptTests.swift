@@ -20,6 +20,16 @@ struct RotationScriptTests {
             hyprland = try #require(event["hyprland"] as? Int)
         }
 
+        /// sway's word for the same rotation: sway counts clockwise, the protocol value
+        /// counter-clockwise (measured on a real sway in SwayCompositorTests).
+        var swayTransform: String {
+            switch transform {
+            case "90": "270"
+            case "270": "90"
+            default: transform
+            }
+        }
+
         init(xrandr: String, transform: String, hyprland: Int) {
             self.xrandr = xrandr
             self.transform = transform
@@ -51,7 +61,9 @@ struct RotationScriptTests {
             },
             Script(name: "orientd-rotate-sway", tool: "swaymsg", query: "swaymsg -t get_outputs -r") { words, output in
                 [
-                    "swaymsg output \(output) transform \(words.transform)",
+                    // sway keeps settings for outputs it does not have, so the script checks first.
+                    "swaymsg -t get_outputs -r",
+                    "swaymsg output \(output) transform \(words.swayTransform)",
                     "swaymsg input type:touch map_to_output \(output)",
                     "swaymsg input type:tablet_tool map_to_output \(output)",
                 ]
@@ -283,6 +295,20 @@ struct RotationScriptTests {
         #expect(run.calls == script.calls(change.words, "HDMI-A-1"))
     }
 
+    @Test("no session to reach: says which variable is missing, before anything else, and fails", arguments: Script.all)
+    func noSession(script: Script) throws {
+        let fakes = try FakeTools()
+        var environment = Change.landscape.hookEnvironment(previous: "portrait-primary")
+        for variable in ["DISPLAY", "SWAYSOCK", "WAYLAND_DISPLAY", "HYPRLAND_INSTANCE_SIGNATURE", "NIRI_SOCKET"] {
+            environment[variable] = ""
+        }
+        let run = try fakes.run(script.url, arguments: [Change.landscape.screen, "portrait-primary"], environment: environment)
+        #expect(run.status == 1)
+        #expect(run.calls == [], "no command can reach a session that is not there")
+        #expect(run.stderr.contains("cannot reach the session"), "\(run.stderr)")
+        #expect(!run.stderr.contains("ORIENTD_OUTPUT"), "the output is not what is wrong: \(run.stderr)")
+    }
+
     @Test("--help says how to use both modes", arguments: Script.all)
     func help(script: Script) throws {
         let run = try FakeTools().run(script.url, arguments: ["--help"])
@@ -376,7 +402,9 @@ extension RotationScriptTests {
             "swaymsg -t get_outputs -r")
                 printf '%s\n' '[' '  {' '    "id": 3,' '    "type": "output",' '    "name": "HDMI-A-1",' \
                     '    "rect": { "x": 1920, "y": 0 }' '  },' '  {' '    "id": 4,' '    "type": "output",' \
-                    '    "name": "eDP-2",' '    "make": "Sharp Corporation"' '  }' ']'
+                    '    "name": "eDP-2",' '    "make": "Sharp Corporation"' '  },' \
+                    '  { "id": 5, "type": "output", "name": "DP-3" },' '  { "id": 6, "type": "output", "name": "DSI-1" },' \
+                    '  { "id": 7, "type": "output", "name": "eDP-1" }' ']'
                 ;;
             "hyprctl monitors")
                 printf 'Monitor HDMI-A-1 (ID 1):\n\t1920x1080@60.00000 at 1920x0\n\tactiveWorkspace: 2 (2)\n\n'
@@ -429,7 +457,12 @@ extension RotationScriptTests {
             let process = Process()
             process.executableURL = program
             process.arguments = arguments
-            process.environment = environment.merging(
+            // Each script's session variable is set, as in a session; a test may empty one.
+            let session = [
+                "DISPLAY": ":99", "SWAYSOCK": "/run/user/1000/sway-ipc.sock", "WAYLAND_DISPLAY": "wayland-1",
+                "HYPRLAND_INSTANCE_SIGNATURE": "fake", "NIRI_SOCKET": "/run/user/1000/niri.sock",
+            ]
+            process.environment = session.merging(environment, uniquingKeysWith: { $1 }).merging(
                 ["PATH": "\(bin.path):/usr/bin:/bin", "FAKE_LOG": log.path], uniquingKeysWith: { $1 })
             switch stdin {
             case .text(let text):
