@@ -23,8 +23,10 @@ public enum Rotation: Int, CaseIterable, Hashable, Sendable, Comparable {
         }
     }
 
-    /// The Wayland output transform (sway `output … transform`, `wlr-randr --transform`,
-    /// niri). Wayland counts clockwise, so it is the reverse of the W3C angle.
+    /// The Wayland protocol's `wl_output.transform` value (`wlr-randr --transform`,
+    /// niri), which counts counter-clockwise, so it is the reverse of the W3C angle.
+    /// sway's `output … transform` words count the other way: they are the W3C angle
+    /// (measured on sway 1.7 by where a marker lands on the panel; SwayCompositorTests).
     public var waylandTransform: String {
         switch self {
         case .degrees0: "normal"

@@ -1,0 +1,148 @@
+import Foundation
+
+/// A corner of the physical panel.
+enum PanelCorner: String, Sendable, CustomStringConvertible {
+    case topLeft = "top-left", topRight = "top-right", bottomRight = "bottom-right", bottomLeft = "bottom-left"
+
+    var description: String { rawValue }
+
+    /// Where the picture's top-left corner must land for a W3C screen angle, from first
+    /// principles and not from any tool's words: angle a means the device was turned a°
+    /// counter-clockwise (landscape-primary on a portrait panel: its right edge up), so
+    /// the picture must turn a° *clockwise* on the panel to stay upright for its user, and
+    /// its top-left corner travels clockwise round the panel's corners, one per 90°.
+    init(screenAngle: Int) {
+        let clockwise: [PanelCorner] = [.topLeft, .topRight, .bottomRight, .bottomLeft]
+        self = clockwise[(screenAngle / 90) % 4]
+    }
+
+    /// The corner diagonally across: where the picture's bottom-right corner lands.
+    var opposite: PanelCorner {
+        switch self {
+        case .topLeft: .bottomRight
+        case .topRight: .bottomLeft
+        case .bottomRight: .topLeft
+        case .bottomLeft: .topRight
+        }
+    }
+}
+
+/// A screenshot in binary PPM (P6, 8 bits), as `grim -t ppm` and ImageMagick write it, and
+/// where the marker picture (`Tests/Fixtures/screen/marker.png`: a red square in its
+/// top-left corner, a blue one in its bottom-right) lands inside a rectangle of it.
+struct PanelPicture {
+    let width: Int
+    let height: Int
+    private let pixels: [UInt8]
+
+    init(ppm data: Data) throws {
+        let bytes = [UInt8](data)
+        // Header: "P6", width, height, maxval, each followed by white space; then pixels.
+        var fields: [String] = []
+        var i = 0
+        var field = ""
+        while fields.count < 4, i < bytes.count {
+            let c = bytes[i]
+            i += 1
+            if c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r") {
+                if !field.isEmpty {
+                    fields.append(field)
+                    field = ""
+                }
+            } else {
+                field.append(Character(UnicodeScalar(c)))
+            }
+        }
+        guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]), fields[3] == "255",
+            bytes.count - i >= w * h * 3
+        else {
+            throw PictureError(message: "not an 8-bit binary PPM (\(bytes.count) bytes, header \(fields))")
+        }
+        width = w
+        height = h
+        pixels = Array(bytes[i..<(i + w * h * 3)])
+    }
+
+    struct PictureError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// The corner of `rect` (x, y, width, height in pixels) nearest to the centre of the
+    /// pixels of a colour; nil when there are none.
+    func corner(of colour: (UInt8, UInt8, UInt8) -> Bool, in rect: (x: Int, y: Int, width: Int, height: Int))
+        -> PanelCorner?
+    {
+        var sx = 0.0
+        var sy = 0.0
+        var n = 0.0
+        let x1 = min(rect.x + rect.width, width)
+        let y1 = min(rect.y + rect.height, height)
+        for y in stride(from: max(rect.y, 0), to: y1, by: 2) {
+            for x in stride(from: max(rect.x, 0), to: x1, by: 2) {
+                let p = (y * width + x) * 3
+                if colour(pixels[p], pixels[p + 1], pixels[p + 2]) {
+                    sx += Double(x - rect.x)
+                    sy += Double(y - rect.y)
+                    n += 1
+                }
+            }
+        }
+        guard n > 0 else { return nil }
+        let left = sx / n < Double(rect.width) / 2
+        let top = sy / n < Double(rect.height) / 2
+        return top ? (left ? .topLeft : .topRight) : (left ? .bottomLeft : .bottomRight)
+    }
+
+    /// Where the marker's red (top-left) and blue (bottom-right) squares are.
+    func marker(in rect: (x: Int, y: Int, width: Int, height: Int)) -> (red: PanelCorner?, blue: PanelCorner?) {
+        (
+            corner(of: { r, g, b in r > 200 && g < 60 && b < 60 }, in: rect),
+            corner(of: { r, g, b in b > 200 && r < 60 && g < 60 }, in: rect)
+        )
+    }
+}
+
+/// The twelve changes between the four screen angles (every ordered pair), as one walk
+/// that starts and ends at 0: 0 → 90 → 0 → 180 → 0 → 270 → 90 → 180 → 90 → 270 → 180 → 270 → 0.
+let everyScreenChange = [0, 90, 0, 180, 0, 270, 90, 180, 90, 270, 180, 270, 0]
+
+/// A 50 Hz recording of a portrait-natural device held 1 s in each pose of `angles` (the
+/// pose whose screen angle it is), so that `orientd replay` makes the events a real run
+/// would make for those changes.
+func recordingThrough(angles: [Int]) -> String {
+    let g = 9.80665
+    var text = "# orientd-recording 1\n# rate-hz: 50\ntime,x,y,z\n"
+    for (i, angle) in angles.enumerated() {
+        // The gravity reading of each pose (Linux axes): portrait (0, -g), landscape-left
+        // (right edge up) (-g, 0), upside-down (0, g), landscape-right (g, 0).
+        let (x, y): (Double, Double) =
+            switch angle {
+            case 90: (-g, 0)
+            case 180: (0, g)
+            case 270: (g, 0)
+            default: (0, -g)
+            }
+        for k in 0..<50 {
+            text += String(format: "%.2f,%.4f,%.4f,0.0000\n", Double(i) + Double(k) / 50, x, y)
+        }
+    }
+    return text
+}
+
+/// The environment `orientd run --exec` gives a hook for one orientation event.
+func hookEnvironment(for event: [String: Any], line: String) -> [String: String] {
+    func text(_ key: String) -> String {
+        switch event[key] {
+        case let s as String: s
+        case let n as NSNumber: n.stringValue
+        default: ""
+        }
+    }
+    return [
+        "ORIENTD_SCREEN": text("screen"), "ORIENTD_PREVIOUS": text("previous"), "ORIENTD_ANGLE": text("angle"),
+        "ORIENTD_XRANDR": text("xrandr"), "ORIENTD_TRANSFORM": text("transform"), "ORIENTD_HYPRLAND": text("hyprland"),
+        "ORIENTD_DEVICE": text("device"), "ORIENTD_LOCKED": (event["locked"] as? Bool) == true ? "true" : "false",
+        "ORIENTD_CAUSE": text("cause"), "ORIENTD_EVENT": line,
+    ]
+}
