@@ -305,16 +305,15 @@ public final class Daemon {
             case .line(let line): broadcast(line)
             case .warning(let message): diagnostics.warning(message)
             case .note(let message): diagnostics.note(message)
-            case .waiting(let description):
-                sourceStatus = description
-                notifier.status(statusLine())
-            case .opened(let description):
+            case .waiting(let description), .opened(let description):
                 sourceStatus = description
                 if notifiedReady {
                     notifier.status(statusLine())
                 } else {
-                    // READY=1 only now that the sensor is open (or the replay started),
-                    // so units ordered after orientd find it answering.
+                    // READY=1 once the daemon serves: a sensor is open, the replay
+                    // started, or (run --wait) the socket answers while it waits for a
+                    // sensor. Holding it back for a sensor made `systemctl start` time
+                    // out on a machine without one and restart forever.
                     notifier.ready(status: statusLine())
                     notifiedReady = true
                 }

@@ -65,6 +65,24 @@ struct ServiceNotifyTests {
         #expect(all.last?.hasPrefix("STOPPING=1") == true, "nothing after STOPPING=1")
     }
 
+    @Test("run --wait with no sensor: READY=1 at once, with a STATUS= that says it waits, and the socket answers")
+    func readyWithoutSensor() throws {
+        let notify = try NotifySocket()
+        let scratch = try Scratch()
+        let socket = scratch.directory.appendingPathComponent("control.sock").path
+        // A device name no machine has, so a real sensor cannot be chosen.
+        let daemon = try DaemonProcess(
+            ["run", "--wait", "--device", "iio:device97", "--no-config", "--socket", socket],
+            environment: ["NOTIFY_SOCKET": notify.path])
+        let messages = notify.messages(for: 1.0)
+        let ready = messages.first { $0.hasPrefix("READY=1") }
+        #expect(ready?.contains("waiting") == true, "systemctl start would time out: \(messages)")
+        let status = try OrientdProcess.run(["ctl", "--socket", socket, "status"])
+        #expect(status.status == 0, "\(status.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(timeout: 5) == 0)
+    }
+
     @Test("the abstract namespace (@name) works too; without NOTIFY_SOCKET nothing is sent")
     func abstractAndAbsent() throws {
         let scratch = try Scratch()

@@ -99,10 +99,18 @@ public final class UnixListener {
         let bindError = errno
         umask(oldMask)
         guard r == 0 else { throw fail("cannot listen on \(path): \(Errno(rawValue: bindError))") }
-        if let group, chown(path, uid_t.max, group) != 0 {
+        // No chown when the socket already has the group (it is created with the
+        // process's group: under the shipped unit, Group=orientd). chown(2) is in
+        // systemd's @privileged set, which the unit's system-call filter denies.
+        var created = stat()
+        let hasGroup = lstat(path, &created) == 0 && created.st_gid == group
+        if let group, !hasGroup, chown(path, uid_t.max, group) != 0 {
             let e = Errno(rawValue: errno)
             unlink(path)
-            throw fail("cannot give \(path) to group \(group): \(e)")
+            throw fail(
+                "cannot give \(path) to group \(group): \(e); the daemon must run as a member of the group "
+                    + "(under systemd: Group= or SupplementaryGroups=, with chown allowed by SystemCallFilter= "
+                    + "and the group mapped, i.e. PrivateUsers=no)")
         }
         guard chmod(path, mode) == 0 else {
             let e = Errno(rawValue: errno)
