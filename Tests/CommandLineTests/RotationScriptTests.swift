@@ -53,6 +53,8 @@ struct RotationScriptTests {
         static let all: [Script] = [
             Script(name: "orientd-rotate-x11", tool: "xrandr", query: "xrandr --query") { words, output in
                 [
+                    // xrandr only warns about an output it does not have, so the script checks first.
+                    "xrandr --query",
                     "xrandr --output \(output) --rotate \(words.xrandr)",
                     "xinput list --long",
                     "xinput map-to-output 10 \(output)",  // the touchscreen
@@ -331,13 +333,64 @@ struct RotationScriptTests {
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(
             listed.calls == [
-                "xrandr --output eDP-1 --rotate right", "xinput map-to-output ELAN Touchscreen eDP-1",
+                "xrandr --query", "xrandr --output eDP-1 --rotate right", "xinput map-to-output ELAN Touchscreen eDP-1",
                 "xinput map-to-output 17 eDP-1",
             ])
         environment["ORIENTD_TOUCH_DEVICES"] = ""
         let none = try fakes.run(Self.hook("orientd-rotate-x11"), environment: environment)
         #expect(none.status == 0, "\(none.stderr)")
-        #expect(none.calls == ["xrandr --output eDP-1 --rotate right"])
+        #expect(none.calls == ["xrandr --query", "xrandr --output eDP-1 --rotate right"])
+    }
+
+    @Test("x11: the screen turned but touch mapping failed: a warning naming the device, exit 0")
+    func x11TouchMappingFails() throws {
+        let fakes = try FakeTools()
+        var environment = Change.landscape.hookEnvironment(previous: "")
+        environment["FAKE_FAIL"] = "xinput"
+        environment["ORIENTD_TOUCH_DEVICES"] = "10"
+        let run = try fakes.run(Self.hook("orientd-rotate-x11"), environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.calls.contains("xrandr --output eDP-2 --rotate right"))
+        #expect(run.stderr.contains("rotated eDP-2 to right, but mapping touch input failed: device 10"), "\(run.stderr)")
+        // Not found by listing either: the same warning, the rotation still applied.
+        environment.removeValue(forKey: "ORIENTD_TOUCH_DEVICES")
+        let listing = try fakes.run(Self.hook("orientd-rotate-x11"), environment: environment)
+        #expect(listing.status == 0, "\(listing.stderr)")
+        #expect(listing.stderr.contains("mapping touch input failed: xinput list --long failed"), "\(listing.stderr)")
+    }
+
+    @Test("x11: without xinput installed, one warning for the whole stream and every rotation applied")
+    func x11WithoutXinput() throws {
+        let fakes = try FakeTools()
+        try FileManager.default.removeItem(at: fakes.bin.appendingPathComponent("xinput"))
+        // Only the fakes and the shell's own tools: a PATH with no real xinput on it.
+        let tools = fakes.scratch.directory.appendingPathComponent("tools")
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+        for tool in ["sh", "sed", "awk", "tr", "grep", "cat", "dirname", "readlink", "printf"] {
+            for dir in ["/usr/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(tool)") {
+                try? FileManager.default.createSymbolicLink(
+                    atPath: tools.appendingPathComponent(tool).path, withDestinationPath: "\(dir)/\(tool)")
+            }
+        }
+        let stream = Change.all.enumerated().map { i, change in change.event(previous: i == 0 ? nil : Change.all[i - 1].screen) }
+        let run = try fakes.run(
+            Self.hook("orientd-rotate-x11"), environment: ["PATH_OVERRIDE": "\(fakes.bin.path):\(tools.path)"],
+            stdin: stream.joined(separator: "\n") + "\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.calls.filter { $0.hasPrefix("xrandr --output") }.count == Change.all.count, "\(run.calls)")
+        let warnings = run.stderr.components(separatedBy: "xinput is not installed").count - 1
+        #expect(warnings == 1, "\(run.stderr)")
+    }
+
+    @Test("x11: an output the server does not have fails, naming the ones it has, and turns nothing")
+    func x11UnknownOutput() throws {
+        let fakes = try FakeTools()
+        var environment = Change.landscape.hookEnvironment(previous: "")
+        environment["ORIENTD_OUTPUT"] = "eDP-9"
+        let run = try fakes.run(Self.hook("orientd-rotate-x11"), environment: environment)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("there is no output 'eDP-9'; the outputs are: HDMI-1 DP-1 eDP-2"), "\(run.stderr)")
+        #expect(!run.calls.contains { $0.hasPrefix("xrandr --output") }, "\(run.calls)")
     }
 
     @Test("hyprland: hyprctl exiting 0 with an answer other than ok is a failure")
@@ -382,6 +435,10 @@ extension RotationScriptTests {
                 echo '   1920x1080     60.00*+'
                 echo 'DP-1 disconnected (normal left inverted right x axis y axis)'
                 echo 'eDP-2 connected primary 1920x1080+0+0 (normal left inverted right x axis y axis) 294mm x 165mm'
+                echo 'eDP-1 disconnected (normal left inverted right x axis y axis)'
+                echo 'DP-3 disconnected (normal left inverted right x axis y axis)'
+                echo 'HDMI-A-1 disconnected (normal left inverted right x axis y axis)'
+                echo 'DSI-1 disconnected (normal left inverted right x axis y axis)'
                 ;;
             "xinput list --long")
                 printf '⎡ Virtual core pointer                    \tid=2\t[master pointer  (3)]\n'
@@ -463,7 +520,8 @@ extension RotationScriptTests {
                 "HYPRLAND_INSTANCE_SIGNATURE": "fake", "NIRI_SOCKET": "/run/user/1000/niri.sock",
             ]
             process.environment = session.merging(environment, uniquingKeysWith: { $1 }).merging(
-                ["PATH": "\(bin.path):/usr/bin:/bin", "FAKE_LOG": log.path], uniquingKeysWith: { $1 })
+                ["PATH": environment["PATH_OVERRIDE"] ?? "\(bin.path):/usr/bin:/bin", "FAKE_LOG": log.path],
+                uniquingKeysWith: { $1 })
             switch stdin {
             case .text(let text):
                 let path = try scratch.write("stdin", text)
