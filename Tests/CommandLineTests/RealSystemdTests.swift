@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// The shipped unit under a real systemd as PID 1 (`scripts/check-systemd-boot`: a Debian
+/// 12 root booted with systemd-nspawn, orientd installed into it with `make install`).
+/// Each check of the script is a defect users met: a start that timed out without a
+/// sensor, a socket group the system-call filter refused, a unit that never heard a
+/// hot-plug. It skips loudly when it cannot boot a container here.
+@Suite(.serialized, .enabled(if: RealSystemd.missing.isEmpty, "\(RealSystemd.skipReason)"))
+struct RealSystemdTests {
+    @Test("the unit under systemd 252 as PID 1: start without a sensor, socket, lock across restarts, reload, watchdog, a sensor, stop, a clean journal")
+    func bootedUnit() throws {
+        let run = try OrientdProcess.run(
+            [RotationScriptTests.repository.appendingPathComponent("scripts/check-systemd-boot").path],
+            environment: ["PATH": "/opt/swift/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin"],
+            executable: URL(fileURLWithPath: "/bin/bash"))
+        let failed = run.stdout.split(separator: "\n").filter { $0.contains("FAILED") }
+            + run.stderr.split(separator: "\n").filter { $0.contains("FAILED") }
+        #expect(run.status == 0, "\(failed.joined(separator: "\n"))\n\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("check-systemd-boot: all checks passed"), "\(run.stdout)")
+    }
+}
+
+enum RealSystemd {
+    static let programs = ["debootstrap", "systemd-nspawn", "nsenter", "umockdev-run", "make", "jq"]
+    static let missing: [String] = {
+        var missing = programs.filter { name in
+            !["/usr/bin", "/bin", "/usr/sbin", "/sbin"].contains {
+                FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+            }
+        }
+        if getuid() != 0 { missing.append("root") }
+        return missing
+    }()
+    static let skipReason: String = {
+        guard !missing.isEmpty else { return "" }
+        let message = """
+
+            ************************************************************************
+            SKIPPED: RealSystemdTests (the unit under a real systemd as PID 1):
+            missing: \(missing.joined(separator: ", ")).
+            It boots a container, so it needs root; scripts/install-dependencies
+            --tests (make test) installs the programs.
+            ************************************************************************
+
+            """
+        FileHandle.standardError.write(Data(message.utf8))
+        return "missing: \(missing.joined(separator: ", "))"
+    }()
+}
