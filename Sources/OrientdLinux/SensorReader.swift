@@ -200,7 +200,7 @@ struct ReadLoop {
             if let reader {
                 readBuffered(reader, info: info)
             } else {
-                readPolled(device, info: info)
+                readPolled(device, info: info, syspath: found.udev?.syspath)
             }
         if let reason { emit(.lost(device: id, reason: reason)) }
         return true
@@ -228,27 +228,20 @@ struct ReadLoop {
 
     /// Polls `in_accel_{x,y,z}_raw` at the configured rate against absolute deadlines.
     /// Returns why it stopped (nil: asked to stop).
-    mutating func readPolled(_ device: IIODevice, info: AccelerometerInfo) -> String? {
-        let channels = ["accel_x", "accel_y", "accel_z"].compactMap { device.channel($0) }
-        guard channels.count == 3 else { return "\(device.id) has no accel_x, accel_y and accel_z channels" }
+    mutating func readPolled(_ device: IIODevice, info: AccelerometerInfo, syspath: String?) -> String? {
+        guard let axes = PolledAxes.open(device, syspath: syspath) else {
+            return "\(device.id) has no accel_x, accel_y and accel_z channels"
+        }
+        defer { axes.close() }
         let interval = 1 / max(configuration.rate, 0.1)
         var deadline = ReadLoop.monotonic()
         var failures = ReadFailures(interval: interval)
         while true {
-            var raw: [Double] = []
+            var raw = (x: 0.0, y: 0.0, z: 0.0)
             var readError: IIOError?
-            for channel in channels {
-                do {
-                    let text = try channel.attribute("raw")
-                    guard case .value(let v) = AttributeValue.number(text) else {
-                        readError = IIOError("reading raw value '\(text ?? "")' of", "\(device.id): \(channel.id)", code: EINVAL)
-                        break
-                    }
-                    raw.append(v)
-                } catch {
-                    readError = error
-                    break
-                }
+            switch axes.read() {
+            case .success(let values): raw = values
+            case .failure(let error): readError = error
             }
             let now = ReadLoop.monotonic()
             if let readError {
@@ -260,7 +253,7 @@ struct ReadLoop {
                 if let report = failures.succeeded() {
                     emit(.warning(ReadFailures.message(report, error: "", device: device.id)))
                 }
-                let v = info.calibration.apply(x: raw[0], y: raw[1], z: raw[2])
+                let v = info.calibration.apply(x: raw.x, y: raw.y, z: raw.z)
                 emit(.sample(Sample(time: now - start, acceleration: v)))
             }
             // Back off on repeated failures: up to 1 s between attempts.

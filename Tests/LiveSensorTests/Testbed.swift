@@ -51,8 +51,26 @@ final class Testbed {
     /// `syspath` is the device's path in the fake sysfs, `/sys/devices/…`.
     /// Values get the newline the kernel ends every attribute with: libiio drops an
     /// attribute's last byte, expecting it.
+    ///
+    /// An attribute that exists is rewritten in place, as the kernel changes a value:
+    /// umockdev's own setter writes a new file and renames it over the old one, which a
+    /// reader holding the file open (orientd's polled path) would never see; real sysfs
+    /// files keep their inode. A shorter value is padded with spaces (which readers trim)
+    /// rather than truncated, so a concurrent read never sees an empty file.
     func setAttribute(_ devpath: String, _ name: String, _ value: String) {
-        umockdev_testbed_set_attribute(pointer, devpath, name, value.hasSuffix("\n") ? value : value + "\n")
+        let text = value.hasSuffix("\n") ? String(value.dropLast()) : value
+        let path = root + devpath + "/" + name
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            umockdev_testbed_set_attribute(pointer, devpath, name, text + "\n")
+            return
+        }
+        defer { close(fd) }
+        var info = stat()
+        fstat(fd, &info)
+        let padding = max(0, Int(info.st_size) - text.utf8.count - 1)
+        let bytes = Array((text + String(repeating: " ", count: padding) + "\n").utf8)
+        _ = pwrite(fd, bytes, bytes.count, 0)
     }
 
     func setProperty(_ devpath: String, _ name: String, _ value: String) {

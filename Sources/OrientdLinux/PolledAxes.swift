@@ -1,0 +1,131 @@
+import CIIO
+import OrientdCore
+import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The three `in_accel_{x,y,z}_raw` values of a polled accelerometer.
+///
+/// A local device's files are opened once and each read with one pread(2) at offset 0
+/// (sysfs renders the value afresh for every read from the start): 3 system calls a
+/// sample. libiio's attribute read is not used on this path because it opens, reads and
+/// closes the file on every call, about 27 system calls a sample with the poll (measured
+/// with strace -c, README "Live cost"). A remote device (a libiio URI) has no local file
+/// and is read through libiio.
+enum PolledAxes {
+    /// Kept-open sysfs files, x, y, z, with their channels' names for messages.
+    case files([FileDescriptor], names: [String], device: String)
+    /// libiio's attribute reads, for devices without a local syspath.
+    case library([IIOChannel], device: String)
+
+    /// Opens the axes of `device`; `syspath` is its sysfs directory when it is local.
+    /// Nil when it lacks an axis.
+    static func open(_ device: IIODevice, syspath: String?) -> PolledAxes? {
+        let channels = ["accel_x", "accel_y", "accel_z"].compactMap { device.channel($0) }
+        guard channels.count == 3 else { return nil }
+        guard let syspath else { return .library(channels, device: device.id) }
+        var descriptors: [FileDescriptor] = []
+        var names: [String] = []
+        for channel in channels {
+            guard let file = iio_channel_attr_get_filename(channel.pointer, "raw").map({ String(cString: $0) }),
+                let fd = try? FileDescriptor.open(FilePath(syspath + "/" + file), .readOnly, options: [.closeOnExec])
+            else {
+                // Not where sysfs should have it: libiio knows its own way.
+                for fd in descriptors { try? fd.close() }
+                return .library(channels, device: device.id)
+            }
+            descriptors.append(fd)
+            names.append(channel.id)
+        }
+        return .files(descriptors, names: names, device: device.id)
+    }
+
+    /// The raw x, y and z, or the first failure.
+    func read() -> Result<(x: Double, y: Double, z: Double), IIOError> {
+        // A tuple, not an array: no allocation per sample.
+        var values = (0.0, 0.0, 0.0)
+        var count = 0
+        func append(_ value: Double) {
+            switch count {
+            case 0: values.0 = value
+            case 1: values.1 = value
+            default: values.2 = value
+            }
+            count += 1
+        }
+        switch self {
+        case .files(let descriptors, let names, let device):
+            // A sysfs number is at most a few dozen bytes; 64 leaves room for any.
+            var buffer = (0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64)
+            for (fd, name) in zip(descriptors, names) {
+                let parsed: Result<Double, IIOError>
+                do {
+                    parsed = try withUnsafeMutableBytes(of: &buffer) { bytes in
+                        let n = try fd.read(fromAbsoluteOffset: 0, into: bytes, retryOnInterrupt: true)
+                        let read = UnsafeRawBufferPointer(rebasing: bytes[0..<n])
+                        if let value = Self.integer(read) ?? Self.number(String(decoding: read, as: UTF8.self)) {
+                            return .success(value)
+                        }
+                        let text = String(decoding: read, as: UTF8.self).trimmingSysfs
+                        return .failure(IIOError("reading raw value '\(text)' of", "\(device): \(name)", code: EINVAL))
+                    }
+                } catch {
+                    return .failure(IIOError("reading", "\(device): \(name)", code: (error as? Errno)?.rawValue ?? EIO))
+                }
+                switch parsed {
+                case .success(let value): append(value)
+                case .failure(let error): return .failure(error)
+                }
+            }
+        case .library(let channels, let device):
+            for channel in channels {
+                do {
+                    let text = try channel.attribute("raw")
+                    guard case .value(let v) = AttributeValue.number(text) else {
+                        return .failure(IIOError("reading raw value '\(text ?? "")' of", "\(device): \(channel.id)", code: EINVAL))
+                    }
+                    append(v)
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return .success((values.0, values.1, values.2))
+    }
+
+    /// A raw value as the kernel prints it: an optional minus, decimal digits, a newline.
+    /// Hand-written because it runs for every axis of every sample: going through String
+    /// and Character (trimming, Double's parser) was the largest part of the polled path's
+    /// CPU time (perf). Anything else (nil) takes the general parser.
+    static func integer(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        var i = 0
+        var negative = false
+        if i < bytes.count, bytes[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
+        var value: Int64 = 0
+        var digits = 0
+        while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9"), digits < 18 {
+            value = value * 10 + Int64(bytes[i] - UInt8(ascii: "0"))
+            digits += 1
+            i += 1
+        }
+        while i < bytes.count, bytes[i] == UInt8(ascii: "\n") || bytes[i] == UInt8(ascii: " ") || bytes[i] == 0 { i += 1 }
+        guard digits > 0, i == bytes.count else { return nil }
+        return Double(negative ? -value : value)
+    }
+
+    static func number(_ text: String) -> Double? {
+        if case .value(let v) = AttributeValue.number(text) { return v }
+        return nil
+    }
+
+    func close() {
+        if case .files(let descriptors, _, _) = self {
+            for fd in descriptors { try? fd.close() }
+        }
+    }
+}
