@@ -7,7 +7,6 @@ import PackageDescription
 // test build do not compile the benchmark harness and its dependencies.
 let package = Package(
     name: "orientd",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "orientd", targets: ["orientd"]),
         .library(name: "OrientdCore", targets: ["OrientdCore"]),

@@ -30,7 +30,7 @@ public final class Daemon {
         public var reload: (() -> ReloadResult)?
 
         /// `run`: standard output drops and resynchronises a reader that falls behind.
-        /// `replay`: it never drops; the replay waits for the reader.
+        /// `replay`: the replay waits for the reader (Endpoint.OverflowPolicy.backpressure).
         public init(live: Bool) {
             standardOutputPolicy = live ? .resync : .backpressure
         }
@@ -301,7 +301,7 @@ public final class Daemon {
             case .orientation(let event):
                 broadcast(event.jsonLine)
                 notifier.status(statusLine())
-                if event.screenChanged { reportStarted(hooks.schedule(event, now: Pacer.monotonicNow())) }
+                if event.screenChanged { hooks.schedule(event, now: Pacer.monotonicNow()) }
             case .line(let line): broadcast(line)
             case .warning(let message): diagnostics.warning(message)
             case .note(let message): diagnostics.note(message)
@@ -319,10 +319,6 @@ public final class Daemon {
                 }
             }
         }
-    }
-
-    private func reportStarted(_ results: [HookResult]) {
-        _ = results  // failures to start are reported with the batch
     }
 
     private func reportHooks() {
@@ -459,10 +455,10 @@ public final class Daemon {
         if endpoint.isSocket { endpoint.closeWhenFlushed = true }
     }
 
+    /// A reply goes the way of events: a socket client that does not read is disconnected
+    /// by the same bound; on an output that is dropping (it fell behind), the reply is
+    /// dropped too and counted in the `overflow` event that follows, with the state.
     private func reply(_ line: [UInt8], to endpoint: Endpoint) {
-        // Replies are never dropped silently: a client that does not read them is
-        // disconnected by the same bound as events.
-        if endpoint.droppedBytes > 0 { return }
         send(line, to: endpoint)
     }
 

@@ -14,8 +14,11 @@ final class Endpoint {
         /// Drop what is queued; once the reader catches up it gets an `overflow` event
         /// and the current state. (Standard output of `run`, which cannot reconnect.)
         case resync
-        /// Never drop: the daemon stops taking events until the reader catches up, which
-        /// slows the source down. (Standard output of `replay`: every event, in order.)
+        /// Hold the source back: once a limit is queued the daemon stops taking events
+        /// until the reader catches up, which slows the source down. (Standard output of
+        /// `replay`: every event, in order.) Its buffer holds 16 limits, so only what
+        /// arrives while the source is held (replies, a burst of commands) could still
+        /// overflow it; that is dropped and announced as under `.resync`.
         case backpressure
     }
 

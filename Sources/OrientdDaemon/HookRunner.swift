@@ -43,18 +43,20 @@ final class HookRunner {
     /// When the running batch times out.
     var deadline: Double? { batch.map { $0.started + timeout } }
 
-    func schedule(_ event: OrientationEvent, now: Double) -> [HookResult] {
-        guard !commands.isEmpty else { return [] }
+    /// Runs the hooks for `event`, or keeps it for when the running batch ends (only the
+    /// newest waits: the screen's latest state is what the hooks must apply).
+    func schedule(_ event: OrientationEvent, now: Double) {
+        guard !commands.isEmpty else { return }
         if batch != nil {
             waiting = event
-            return []
+            return
         }
-        return start(event, now: now)
+        start(event, now: now)
     }
 
-    /// Starts a batch; returns the results of hooks that could not even start when that
-    /// finishes the batch at once (its report comes from `finishIfDone`).
-    private func start(_ event: OrientationEvent, now: Double) -> [HookResult] {
+    /// Starts a batch. A hook that cannot even start gets its result at once; the batch's
+    /// report comes from `poll` when the last running hook has ended.
+    private func start(_ event: OrientationEvent, now: Double) {
         var next = Batch(commands: commands, event: event, started: now, running: [], results: Array(repeating: nil, count: commands.count))
         let environment = event.hookEnvironment
         for (index, command) in commands.enumerated() {
@@ -66,7 +68,6 @@ final class HookRunner {
             }
         }
         batch = next
-        return []
     }
 
     /// A finished batch: the event it was for and every hook's result.
@@ -100,7 +101,7 @@ final class HookRunner {
         let report = Report(event: current.event, results: current.results.compactMap { $0 })
         if let next = waiting {
             waiting = nil
-            _ = start(next, now: now)
+            start(next, now: now)
         }
         return report
     }

@@ -49,9 +49,7 @@ struct Ctl: ParsableCommand {
                 throw ControlConnection.failure("\(client.path): the daemon closed the connection without a reply")
             }
             try EventOutput().write(line)
-            if !line.starts(with: Array(#"{"reply":"#.utf8)) || !String(decoding: line, as: UTF8.self).contains(#""ok":true"#) {
-                throw ExitCode(1)
-            }
+            guard ReplyStatus(line: line)?.ok == true else { throw ExitCode(1) }
         } catch let error as Errno {
             throw ControlConnection.failure("\(client.path): \(error)")
         }
@@ -109,7 +107,7 @@ enum ControlConnection {
         do {
             try client.send("monitor")
             guard let reply = try client.readLine(timeout: 10) else { throw failure("\(client.path): closed without a reply") }
-            guard String(decoding: reply, as: UTF8.self).contains(#""ok":true"#) else {
+            guard ReplyStatus(line: reply)?.ok == true else {
                 try output.write(reply)
                 throw ExitCode(1)
             }
