@@ -1,6 +1,7 @@
 import CIIO
 import OrientdCore
 import OrientdIO
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -37,10 +38,11 @@ public struct SensorReader: Sendable {
     }
 
     public let configuration: Configuration
-    private let stopPipe = WakeUpPipe()
+    private let stopPipe: WakeUpPipe
 
-    public init(configuration: Configuration) {
+    public init(configuration: Configuration) throws(Errno) {
         self.configuration = configuration
+        stopPipe = try WakeUpPipe()
     }
 
     /// Starts the thread; `handle` is called on it with every event, then `finished`
@@ -57,13 +59,6 @@ public struct SensorReader: Sendable {
             withExtendedLifetime(loop) {}
             finished()
         }
-    }
-
-    /// Starts the thread; events arrive on the stream until `stop()`.
-    public func start() -> AsyncStream<SensorEvent> {
-        let (stream, continuation) = AsyncStream<SensorEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        start({ continuation.yield($0) }, finished: { continuation.finish() })
-        return stream
     }
 
     /// Ends the thread at its next wake-up (at once: the pipe wakes its poll).

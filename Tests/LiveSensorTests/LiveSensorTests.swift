@@ -9,8 +9,8 @@ func collect(
     _ configuration: SensorReader.Configuration, seconds: Double = 5,
     _ handle: (SensorEvent) throws -> Bool = { _ in false }
 ) async rethrows -> [SensorEvent] {
-    let reader = SensorReader(configuration: configuration)
-    var iterator = reader.start().makeAsyncIterator()
+    let reader = try! SensorReader(configuration: configuration)
+    var iterator = reader.events().makeAsyncIterator()
     let timeout = Task {
         try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
         reader.stop()
@@ -35,6 +35,16 @@ private func finish(_ reader: SensorReader, _ iterator: inout AsyncStream<Sensor
     reader.stop()
     while await iterator.next() != nil {}
     timeout.cancel()
+}
+
+extension SensorReader {
+    /// The reader's events as a stream, for the tests. Unbounded: a test must see every
+    /// event, however slowly it reads.
+    func events() -> AsyncStream<SensorEvent> {
+        let (stream, continuation) = AsyncStream<SensorEvent>.makeStream(bufferingPolicy: .unbounded)
+        start({ continuation.yield($0) }, finished: { continuation.finish() })
+        return stream
+    }
 }
 
 func configuration(device: String? = nil, rate: Double = 50, wait: Bool = false, poll: Bool = false) -> SensorReader.Configuration {

@@ -1,6 +1,7 @@
 import Glibc
 import OrientdCore
 import OrientdIO
+import SystemPackage
 
 /// A recording as a sample source, played at its pace (or faster, or at once) on a thread
 /// of its own, so control commands and subscribers work during a replay as they do live.
@@ -14,9 +15,12 @@ public struct RecordingSource: SampleSource {
     public let speed: Double?
     public let strict: Bool
     public let makePipeline: PipelineMaker
-    private let stopPipe = WakeUpPipe()
+    private let stopPipe: WakeUpPipe
 
-    public init(path: String, mountMatrixOverridden: Bool, speed: Double?, strict: Bool, makePipeline: @escaping PipelineMaker) {
+    public init(path: String, mountMatrixOverridden: Bool, speed: Double?, strict: Bool, makePipeline: @escaping PipelineMaker)
+        throws(Errno)
+    {
+        stopPipe = try WakeUpPipe()
         self.path = path
         self.mountMatrixOverridden = mountMatrixOverridden
         self.speed = speed

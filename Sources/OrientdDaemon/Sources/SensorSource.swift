@@ -1,13 +1,14 @@
 import OrientdCore
 import OrientdLinux
+import SystemPackage
 
 /// The live accelerometer as a sample source: `SensorReader`'s thread classifies each
 /// reading in place and hands only events to the control thread.
 public struct SensorSource: SampleSource {
     public let reader: SensorReader
 
-    public init(configuration: SensorReader.Configuration) {
-        reader = SensorReader(configuration: configuration)
+    public init(configuration: SensorReader.Configuration) throws(Errno) {
+        reader = try SensorReader(configuration: configuration)
     }
 
     public var name: String { reader.configuration.device ?? "the display accelerometer" }

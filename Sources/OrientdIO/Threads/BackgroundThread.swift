@@ -1,4 +1,5 @@
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -39,11 +40,13 @@ public final class WakeUpPipe: Sendable {
     private let writeEnd: Int32
     private let signalled = Atomic<Bool>(false)
 
-    public init() {
+    /// Throws when no pipe can be made (out of descriptors): a thread without one could
+    /// never be stopped, so there is no use starting it.
+    public init() throws(Errno) {
         var fds: [Int32] = [-1, -1]
         // pipe2 is not in Glibc's Swift module: pipe, then the flags.
-        if pipe(&fds) != 0 { fds = [-1, -1] }
-        for fd in fds where fd >= 0 {
+        guard pipe(&fds) == 0 else { throw Errno(rawValue: errno) }
+        for fd in fds {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, O_NONBLOCK)
         }

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Glibc
 import OrientdCore
+import OrientdDaemon
 import OrientdIO
 import OrientdLinux
-import OrientdDaemon
-import Glibc
 import Synchronization
+import SystemPackage
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,7 +39,7 @@ struct Record: ParsableCommand {
         // Blocked before the reader's thread starts (it inherits the mask), so Ctrl-C
         // ends the recording here, between two whole lines.
         let signals = try SignalDescriptor([SIGINT, SIGTERM])
-        let recorder = Recorder(seconds: seconds, header: { info in
+        let recorder = try Recorder(seconds: seconds, header: { info in
             var header = RecordingHeader()
             header[RecordingHeader.Key.rate] = info.samplingFrequency.map { "\($0)" } ?? "\(sensor.rate)"
             header[RecordingHeader.Key.mountMatrix] = info.mountMatrix.description
@@ -47,7 +48,7 @@ struct Record: ParsableCommand {
             header[RecordingHeader.Key.description] = description ?? "recorded by orientd \(Orientd.version)"
             return header.text
         })
-        let reader = SensorReader(configuration: sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: false))
+        let reader = try SensorReader(configuration: sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: false))
         reader.start({ recorder.handle($0) }, finished: { recorder.done.signal() })
         var fds = [
             pollfd(fd: recorder.done.readEnd, events: Int16(POLLIN), revents: 0),
@@ -73,11 +74,12 @@ private final class Recorder: Sendable {
     let header: @Sendable (AccelerometerInfo) -> String
     let state = Mutex(State())
     /// Signalled when the recording should end.
-    let done = WakeUpPipe()
+    let done: WakeUpPipe
     let writer = RecordingWriter()
     let output = EventOutput()
 
-    init(seconds: Double?, header: @escaping @Sendable (AccelerometerInfo) -> String) {
+    init(seconds: Double?, header: @escaping @Sendable (AccelerometerInfo) -> String) throws(Errno) {
+        done = try WakeUpPipe()
         self.seconds = seconds
         self.header = header
     }

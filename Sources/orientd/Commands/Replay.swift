@@ -62,7 +62,7 @@ struct Replay: ParsableCommand {
         var configuration = try daemon.configuration(live: false, stateDirectory: stateDirectory)
         // The recording is read from standard input: commands cannot be.
         if path == "-" { configuration.commandsFromStandardInput = false }
-        let source = RecordingSource(
+        let source = try RecordingSource(
             path: path, mountMatrixOverridden: mountMatrix.text != nil, speed: fast ? nil : speed, strict: strict
         ) { header, matrix, line, name in
             let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: name)

@@ -56,7 +56,7 @@ struct Run: ParsableCommand {
                     configuration: configuration, service: OrientationService(pipeline: made.pipeline), ready: true,
                     diagnostics: diagnostics)
             },
-            source: SensorSource(configuration: sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: wait)),
+            source: try SensorSource(configuration: sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: wait)),
             diagnostics: diagnostics)
     }
 }
