@@ -23,7 +23,7 @@ PACKAGE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswift
 RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 
 .PHONY: all demo test build release benchmark benchmark-subscribers fuzz recordings dependencies clean help \
-	package install uninstall check-systemd soak
+	package install uninstall check-systemd soak format
 
 all: build
 
@@ -39,6 +39,7 @@ help:
 	@echo "make install     install binary, unit, udev rule, sysusers, hooks, completions (PREFIX=$(PREFIX) DESTDIR=)"
 	@echo "make uninstall   remove what make install installed"
 	@echo "make check-systemd  verify the unit, score its exposure, test the udev rule (private namespace)"
+	@echo "make format      rewrite the Swift sources as .swift-format says (CI lints them)"
 
 dependencies:
 	@scripts/install-dependencies
@@ -121,6 +122,11 @@ uninstall:
 
 check-systemd: release
 	scripts/check-systemd
+
+# Rewrites the Swift sources as .swift-format says (CI checks it with swift format lint).
+SWIFT_SOURCES = Sources Tests Package.swift Benchmarks/Benchmarks Benchmarks/Package.swift Fuzz/Sources Fuzz/Package.swift
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_SOURCES)
 
 clean:
 	rm -rf .build .build-package Benchmarks/.build Fuzz/.build

@@ -174,7 +174,8 @@ public final class Daemon {
 
     private enum Slot {
         case wake, signals, listener, standardInput, standardOutput
-        case clientRead(Endpoint), clientWrite(Endpoint)
+        case clientRead(Endpoint)
+        case clientWrite(Endpoint)
         case hook
     }
 
@@ -410,7 +411,9 @@ public final class Daemon {
         guard let bytes = endpoint.receive() else {
             // End of input. A half-written request is refused, never guessed at.
             if endpoint.framer.hasPartialLine {
-                reply(ControlReply.failure(command: "error", message: "incomplete request at end of input (no newline); ignored"), to: endpoint)
+                reply(
+                    ControlReply.failure(command: "error", message: "incomplete request at end of input (no newline); ignored"),
+                    to: endpoint)
             }
             endpoint.readDescriptor = nil
             if endpoint.isSocket && !endpoint.subscribed { endpoint.closeWhenFlushed = true }
@@ -420,7 +423,9 @@ public final class Daemon {
             switch item {
             case .line(let text):
                 do {
-                    guard let command = try ControlCommand.parse(text, natural: shared.withService { $0.pipeline.natural }) else { continue }
+                    guard let command = try ControlCommand.parse(text, natural: shared.withService { $0.pipeline.natural }) else {
+                        continue
+                    }
                     endpoint.consecutiveBadRequests = 0
                     execute(command, for: endpoint)
                 } catch {
@@ -528,7 +533,8 @@ public final class Daemon {
     private func statusLine() -> String {
         let (current, policy) = shared.withService { ($0.pipeline.current, $0.pipeline.policy) }
         guard let current else { return "\(sourceStatus); no certain pose yet" }
-        return "\(sourceStatus); screen \(current.screenType.rawValue), device \(policy.device.rawValue), \(policy.isLocked ? "locked" : "unlocked")"
+        return
+            "\(sourceStatus); screen \(current.screenType.rawValue), device \(policy.device.rawValue), \(policy.isLocked ? "locked" : "unlocked")"
     }
 
     // MARK: Ending

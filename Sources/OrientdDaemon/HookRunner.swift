@@ -85,12 +85,14 @@ final class HookRunner {
             if let status = running.child.reap() {
                 let (exit, signal) = status.waitOutcome
                 let ending: HookResult.Ending = exit.map { .exited($0) } ?? .signalled(signal ?? 0)
-                current.results[running.index] = HookResult(command: current.commands[running.index], ending: ending, seconds: now - current.started)
+                current.results[running.index] = HookResult(
+                    command: current.commands[running.index], ending: ending, seconds: now - current.started)
                 return true
             }
             if timedOut {
                 running.child.kill()
-                current.results[running.index] = HookResult(command: current.commands[running.index], ending: .timedOut(timeout), seconds: now - current.started)
+                current.results[running.index] = HookResult(
+                    command: current.commands[running.index], ending: .timedOut(timeout), seconds: now - current.started)
                 return true  // ChildProcess reaps it when released
             }
             return false

@@ -1,9 +1,9 @@
 import SystemPackage
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes whole event lines to a file descriptor (standard output by default), one

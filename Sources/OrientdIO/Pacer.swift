@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Sleeps until a stream time is due on the monotonic clock, so a replay runs at the
@@ -46,10 +46,10 @@ public struct Pacer {
         let seconds = due.rounded(.down)
         var deadline = timespec(tv_sec: Int(seconds), tv_nsec: Int((due - seconds) * 1e9))
         #if canImport(Glibc)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
         #else
-        let delay = due - Self.monotonicNow()
-        if delay > 0 { usleep(UInt32(delay * 1e6)) }
+            let delay = due - Self.monotonicNow()
+            if delay > 0 { usleep(UInt32(delay * 1e6)) }
         #endif
     }
 }

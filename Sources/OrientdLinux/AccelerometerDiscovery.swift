@@ -73,7 +73,8 @@ public struct AccelerometerDiscovery {
             device: device.id, override: mountMatrixOverride, udevProperty: found.udev?.properties["ACCEL_MOUNT_MATRIX"],
             attribute: attribute)
         var issues = calibrationIssues + resolved.issues
-        let buffered = ["accel_x", "accel_y", "accel_z"].allSatisfy { device.channel($0)?.isScanElement == true }
+        let buffered =
+            ["accel_x", "accel_y", "accel_z"].allSatisfy { device.channel($0)?.isScanElement == true }
             && (found.udev?.hasBufferedAccelerometer ?? true)
         let available = attribute("sampling_frequency_available") ?? attribute("in_accel_sampling_frequency_available")
         var frequency = AttributeValue.number(attribute("sampling_frequency") ?? attribute("in_accel_sampling_frequency"))

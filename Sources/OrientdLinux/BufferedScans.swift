@@ -2,7 +2,7 @@ import CIIO
 import OrientdCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The buffered read path: x, y, z (and the timestamp when the device has one) enabled

@@ -3,7 +3,7 @@ import OrientdCore
 import SystemPackage
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The three `in_accel_{x,y,z}_raw` values of a polled accelerometer.

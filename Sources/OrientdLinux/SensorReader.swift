@@ -4,7 +4,7 @@ import OrientdIO
 import SystemPackage
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads the chosen accelerometer on a thread of its own and reports everything as
@@ -148,7 +148,9 @@ struct ReadLoop {
             return sleepOrStop(seconds: 2)
         }
         while true {
-            var fds = [pollfd(fd: stop, events: Int16(POLLIN), revents: 0), pollfd(fd: monitor.descriptor, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: stop, events: Int16(POLLIN), revents: 0), pollfd(fd: monitor.descriptor, events: Int16(POLLIN), revents: 0),
+            ]
             let r = poll(&fds, 2, -1)
             if r < 0 && errno == EINTR { continue }
             if fds[0].revents != 0 { return false }
@@ -255,7 +257,10 @@ struct ReadLoop {
             let wait = failures.delay
             deadline += wait
             if deadline < now { deadline = now + wait }
-            var fds = [pollfd(fd: stop, events: Int16(POLLIN), revents: 0), pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            ]
             let r = poll(&fds, 2, Int32(max(0, (deadline - ReadLoop.monotonic()) * 1000).rounded(.up)))
             if r > 0 {
                 if fds[0].revents != 0 { return nil }
@@ -334,7 +339,8 @@ struct ReadLoop {
                     let arrival = ReadLoop.monotonic() - start
                     // Without a timestamp channel the scans of one refill arrive together:
                     // space them at the sampling interval rather than give them one time.
-                    let time = timestamp.map { clock.time(nanoseconds: $0, arrival: arrival) }
+                    let time =
+                        timestamp.map { clock.time(nanoseconds: $0, arrival: arrival) }
                         ?? max(arrival, lastTime + interval)
                     lastTime = time
                     emit(.sample(Sample(time: time, acceleration: info.calibration.apply(x: Double(x), y: Double(y), z: Double(z)))))

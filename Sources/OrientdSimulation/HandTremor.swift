@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OrientdCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The small involuntary shake of a hand holding something still: physiological tremor,
 /// 4–12 Hz, a fraction of a degree to a couple of degrees, waxing and waning.
@@ -37,13 +38,14 @@ struct HandTremor: Activity {
         self.envelope = envelope
         var components: [Component] = []
         for (axis, share) in [(Vector3(1, 0, 0), 1.0), (Vector3(0, 1, 0), 0.8), (Vector3(0, 0, 1), 0.5)] {
-            components.append(Component(
-                axis: axis,
-                amplitude: options.amplitude * share,
-                angularFrequency: 2 * .pi * options.frequency * generator.uniform(0.85, 1.15),
-                phase: generator.phase(),
-                modulationRate: 2 * .pi * generator.uniform(0.15, 0.5),
-                modulationPhase: generator.phase()))
+            components.append(
+                Component(
+                    axis: axis,
+                    amplitude: options.amplitude * share,
+                    angularFrequency: 2 * .pi * options.frequency * generator.uniform(0.85, 1.15),
+                    phase: generator.phase(),
+                    modulationRate: 2 * .pi * generator.uniform(0.15, 0.5),
+                    modulationPhase: generator.phase()))
         }
         self.components = components
     }

@@ -26,7 +26,9 @@ struct OptionReader {
         return options.first { $0.key == key }?.value
     }
 
-    mutating func number(_ key: String, _ quantity: Quantity, default fallback: Double, in range: ClosedRange<Double>) throws(ScenarioError) -> Double {
+    mutating func number(_ key: String, _ quantity: Quantity, default fallback: Double, in range: ClosedRange<Double>) throws(ScenarioError)
+        -> Double
+    {
         guard let text = value(key) else { return fallback }
         guard let v = quantity.parse(text) else {
             throw ScenarioError(source: source, line: line, message: "\(owner) \(key)=\(text): expected \(quantity.example)")
@@ -34,7 +36,9 @@ struct OptionReader {
         guard range.contains(v) else {
             throw ScenarioError(
                 source: source, line: line,
-                message: "\(owner) \(key)=\(text) is out of range; expected \(PoseSpec.format(range.lowerBound))…\(PoseSpec.format(range.upperBound))")
+                message:
+                    "\(owner) \(key)=\(text) is out of range; expected \(PoseSpec.format(range.lowerBound))…\(PoseSpec.format(range.upperBound))"
+            )
         }
         return v
     }
@@ -50,7 +54,9 @@ struct OptionReader {
         guard parts.count == 3, values.count == 3 else {
             throw ScenarioError(
                 source: source, line: line,
-                message: "\(owner) \(key)=\(text): expected three lengths separated by commas, like \(key)=0,0.05,-0.05 (each within ±\(PoseSpec.format(limit)) m)")
+                message:
+                    "\(owner) \(key)=\(text): expected three lengths separated by commas, like \(key)=0,0.05,-0.05 (each within ±\(PoseSpec.format(limit)) m)"
+            )
         }
         return Vector3(values[0], values[1], values[2])
     }
@@ -58,7 +64,8 @@ struct OptionReader {
     mutating func word(_ key: String, allowed: [String], default fallback: String) throws(ScenarioError) -> String {
         guard let text = value(key) else { return fallback }
         guard allowed.contains(String(text)) else {
-            throw ScenarioError(source: source, line: line, message: "\(owner) \(key)=\(text): expected one of \(allowed.joined(separator: ", "))")
+            throw ScenarioError(
+                source: source, line: line, message: "\(owner) \(key)=\(text): expected one of \(allowed.joined(separator: ", "))")
         }
         return String(text)
     }

@@ -37,7 +37,9 @@ struct ScenarioParser {
                 guard seen.insert(key).inserted else { throw error(number, "'\(key):' is set twice") }
                 switch key {
                 case "name":
-                    guard !value.isEmpty, !value.contains(" ") else { throw error(number, "name: expected one word, like walking-turn-to-landscape") }
+                    guard !value.isEmpty, !value.contains(" ") else {
+                        throw error(number, "name: expected one word, like walking-turn-to-landscape")
+                    }
                     name = String(value)
                 case "description":
                     guard !value.isEmpty else { throw error(number, "description: expected a sentence describing the situation") }
@@ -85,7 +87,9 @@ struct ScenarioParser {
         func number(_ q: Quantity, _ range: ClosedRange<Double>) throws(ScenarioError) -> Double {
             guard let v = q.parse(value) else { throw error(line, "\(key): '\(value)' is not \(q.example)") }
             guard range.contains(v) else {
-                throw error(line, "\(key): \(value) is out of range; expected \(PoseSpec.format(range.lowerBound))…\(PoseSpec.format(range.upperBound))")
+                throw error(
+                    line,
+                    "\(key): \(value) is out of range; expected \(PoseSpec.format(range.lowerBound))…\(PoseSpec.format(range.upperBound))")
             }
             return v
         }
@@ -106,7 +110,8 @@ struct ScenarioParser {
             s.duplicate = try number(.fraction, 0...0.5)
         case "filter":
             guard let f = SensorSettings.Filter(rawValue: String(value)) else {
-                throw error(line, "filter: '\(value)'; expected 'average' (the mean over each sample period) or 'none' (instantaneous values)")
+                throw error(
+                    line, "filter: '\(value)'; expected 'average' (the mean over each sample period) or 'none' (instantaneous values)")
             }
             s.filter = f
         case "natural":
@@ -122,18 +127,24 @@ struct ScenarioParser {
                 throw error(line, "mount-matrix: \(e.message)")
             }
             guard m.inverse != nil else {
-                throw error(line, "mount-matrix: '\(value)' is singular; a simulated sensor needs an invertible mounting (raw = M⁻¹ · corrected)")
+                throw error(
+                    line, "mount-matrix: '\(value)' is singular; a simulated sensor needs an invertible mounting (raw = M⁻¹ · corrected)")
             }
             s.mountMatrix = m
         case "pivot":
             s.pivot = try vector(value, key: key, line: line, quantity: .metres, limit: 1, example: "0, 0.05, -0.05")
         case "bias":
-            s.bias = try perAxis(value, key: key, line: line, quantity: .acceleration, limit: 3, example: "0.1, -0.2, 0.05", randomExample: "random 0.25")
+            s.bias = try perAxis(
+                value, key: key, line: line, quantity: .acceleration, limit: 3, example: "0.1, -0.2, 0.05", randomExample: "random 0.25")
         case "scale-error":
-            s.scaleError = try perAxis(value, key: key, line: line, quantity: .fraction, limit: 0.2, example: "1%, -2%, 0.5%", randomExample: "random 2%")
+            s.scaleError = try perAxis(
+                value, key: key, line: line, quantity: .fraction, limit: 0.2, example: "1%, -2%, 0.5%", randomExample: "random 2%")
         case "sensor":
             guard value == "ideal" else {
-                throw error(line, "sensor: '\(value)'; expected 'ideal' (no noise, bias, scale error, quantisation or clipping; later lines may add some back)")
+                throw error(
+                    line,
+                    "sensor: '\(value)'; expected 'ideal' (no noise, bias, scale error, quantisation or clipping; later lines may add some back)"
+                )
             }
             s.noise = 0
             s.bias = .fixed(.zero)
@@ -143,11 +154,14 @@ struct ScenarioParser {
         default:
             throw error(
                 line,
-                "unknown setting '\(key):'; expected one of name, description, rate, mount-matrix, natural, sensor, noise, bias, scale-error, lsb, range, filter, jitter, drop, duplicate, pivot")
+                "unknown setting '\(key):'; expected one of name, description, rate, mount-matrix, natural, sensor, noise, bias, scale-error, lsb, range, filter, jitter, drop, duplicate, pivot"
+            )
         }
     }
 
-    private func vector(_ value: Substring, key: String, line: Int, quantity: Quantity, limit: Double, example: String) throws(ScenarioError) -> Vector3 {
+    private func vector(_ value: Substring, key: String, line: Int, quantity: Quantity, limit: Double, example: String)
+        throws(ScenarioError) -> Vector3
+    {
         let parts = value.split(separator: ",", omittingEmptySubsequences: false)
         var values: [Double] = []
         for part in parts {
@@ -155,7 +169,10 @@ struct ScenarioParser {
             values.append(v)
         }
         guard parts.count == 3, values.count == 3 else {
-            throw error(line, "\(key): '\(value)'; expected three values separated by commas, like '\(example)', each \(quantity.example) within ±\(PoseSpec.format(limit))")
+            throw error(
+                line,
+                "\(key): '\(value)'; expected three values separated by commas, like '\(example)', each \(quantity.example) within ±\(PoseSpec.format(limit))"
+            )
         }
         return Vector3(values[0], values[1], values[2])
     }
@@ -193,7 +210,9 @@ struct ScenarioParser {
                 }
                 let body = try expand(lines, from: &position, until: line)
                 guard body.count * count + out.count <= Self.maximumSteps else {
-                    throw error(line.number, "repeating \(body.count) step(s) \(count) times makes more than \(Self.maximumSteps) steps; use longer steps")
+                    throw error(
+                        line.number,
+                        "repeating \(body.count) step(s) \(count) times makes more than \(Self.maximumSteps) steps; use longer steps")
                 }
                 if body.contains(where: { $0.tokens[0] == "start" }) {
                     throw error(line.number, "'start' cannot be repeated; it sets the first pose")
@@ -214,7 +233,10 @@ struct ScenarioParser {
         let tokens = line.tokens
         let command = String(tokens[0])
         guard ScenarioStep.commands.contains(command) else {
-            throw error(line.number, "unknown step '\(command)'; expected one of \(ScenarioStep.commands.joined(separator: ", ")), or a setting like 'rate: 50' before the steps")
+            throw error(
+                line.number,
+                "unknown step '\(command)'; expected one of \(ScenarioStep.commands.joined(separator: ", ")), or a setting like 'rate: 50' before the steps"
+            )
         }
         var step = ScenarioStep(command: command, line: line.number)
         let takesPose = ScenarioStep.commandsWithPose.contains(command)
@@ -245,20 +267,30 @@ struct ScenarioParser {
                 let value = token[token.index(after: equals)...]
                 guard !key.isEmpty, !value.isEmpty else { throw error(line.number, "'\(token)': expected key=value") }
                 let option = ScenarioStep.Option(key: key, value: value)
-                if step.modifiers.isEmpty { step.options.append(option) } else { step.modifiers[step.modifiers.count - 1].options.append(option) }
+                if step.modifiers.isEmpty {
+                    step.options.append(option)
+                } else {
+                    step.modifiers[step.modifiers.count - 1].options.append(option)
+                }
                 i += 1
                 continue
             }
             if Modifier.words.contains(word) {
-                guard command != "start" else { throw error(line.number, "'start' sets the first pose and takes no modifiers like '\(word)'; put them on the next step") }
-                guard !step.modifiers.contains(where: { $0.word == word }) else { throw error(line.number, "modifier '\(word)' is given twice") }
+                guard command != "start" else {
+                    throw error(line.number, "'start' sets the first pose and takes no modifiers like '\(word)'; put them on the next step")
+                }
+                guard !step.modifiers.contains(where: { $0.word == word }) else {
+                    throw error(line.number, "modifier '\(word)' is given twice")
+                }
                 step.modifiers.append(ScenarioStep.ModifierUse(word: word, options: []))
                 i += 1
                 continue
             }
             if takesPose {
                 if let o = DeviceOrientation(rawValue: word), o != .unknown {
-                    guard step.pose.name == nil else { throw error(line.number, "two poses ('\(step.pose.name!.rawValue)' and '\(word)') in one step") }
+                    guard step.pose.name == nil else {
+                        throw error(line.number, "two poses ('\(step.pose.name!.rawValue)' and '\(word)') in one step")
+                    }
                     step.pose.name = o
                     i += 1
                     continue
@@ -273,7 +305,9 @@ struct ScenarioParser {
                         step.pose.roll = v
                     case "tilt":
                         guard step.pose.tilt == nil else { throw error(line.number, "'tilt' is given twice") }
-                        guard (-90...90).contains(v) else { throw error(line.number, "tilt \(tokens[i + 1]) is out of range; expected -90 (screen down) … 90 (screen up)") }
+                        guard (-90...90).contains(v) else {
+                            throw error(line.number, "tilt \(tokens[i + 1]) is out of range; expected -90 (screen down) … 90 (screen up)")
+                        }
                         step.pose.tilt = v
                     default:
                         guard step.pose.heading == nil else { throw error(line.number, "'heading' is given twice") }
@@ -292,13 +326,18 @@ struct ScenarioParser {
             if let d = Quantity.seconds.parse(token) {
                 guard command != "start" else { throw error(line.number, "'start' takes no duration; follow it with 'hold \(token)'") }
                 guard step.duration == nil else { throw error(line.number, "two durations in one step") }
-                guard d > 0, d <= 1_000_000 else { throw error(line.number, "duration \(token) is out of range; expected more than 0 s and at most 1000000 s") }
+                guard d > 0, d <= 1_000_000 else {
+                    throw error(line.number, "duration \(token) is out of range; expected more than 0 s and at most 1000000 s")
+                }
                 step.duration = d
                 i += 1
                 continue
             }
             if Double(word) != nil {
-                throw error(line.number, "'\(token)' has no unit; a duration needs one, like \(token)s or \(token)ms, and an angle follows roll, tilt or heading")
+                throw error(
+                    line.number,
+                    "'\(token)' has no unit; a duration needs one, like \(token)s or \(token)ms, and an angle follows roll, tilt or heading"
+                )
             }
             throw error(line.number, "unexpected '\(token)' in '\(command)'; expected \(Self.expectation(for: command))")
         }
@@ -306,7 +345,9 @@ struct ScenarioParser {
             throw error(line.number, "'\(command)' needs a duration, like '\(command) \(takesPose ? "landscape-left " : "")2s'")
         }
         if command == "start", step.pose.isEmpty {
-            throw error(line.number, "'start' needs a pose; expected one of \(Self.poseNames), optionally with 'tilt DEG', 'roll DEG', 'heading DEG'")
+            throw error(
+                line.number,
+                "'start' needs a pose; expected one of \(Self.poseNames), optionally with 'tilt DEG', 'roll DEG', 'heading DEG'")
         }
         return step
     }

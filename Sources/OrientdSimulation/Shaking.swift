@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OrientdCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The device shaken hard back and forth (`shake` in a scenario): 3–5 Hz, ±10–20 m/s²,
 /// with the wrist twisting along.
@@ -49,7 +50,8 @@ struct Shaking: Activity {
 
     /// Strength of the current stroke: no two strokes are alike.
     private func strength(at t: Double) -> Double {
-        envelope.value(at: t) * (1 + 0.15 * sin(modulation.rate1 * t + modulation.phase1) + 0.1 * sin(modulation.rate2 * t + modulation.phase2))
+        envelope.value(at: t)
+            * (1 + 0.15 * sin(modulation.rate1 * t + modulation.phase1) + 0.1 * sin(modulation.rate2 * t + modulation.phase2))
     }
 
     private func stroke(at t: Double) -> Double {

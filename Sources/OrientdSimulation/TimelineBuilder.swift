@@ -34,7 +34,9 @@ struct TimelineBuilder {
     mutating func add(_ step: ScenarioStep) throws(ScenarioError) {
         if step.command == "start" {
             guard !started else { throw error(step.line, "'start' is given twice; use 'rotate' to change the pose") }
-            guard step.expect == nil else { throw error(step.line, "'start' has no samples of its own, so no 'expect'; label the step after it") }
+            guard step.expect == nil else {
+                throw error(step.line, "'start' has no samples of its own, so no 'expect'; label the step after it")
+            }
             guard step.options.isEmpty else { throw error(step.line, "'start' takes no options") }
             let target = try resolve(step.pose, line: step.line, defaultHeading: 0)
             attitude = target
@@ -59,7 +61,9 @@ struct TimelineBuilder {
         case "rotate", "pick-up", "put-down":
             segment.kind = step.command == "rotate" ? .rotate : step.command == "pick-up" ? .pickUp : .putDown
             guard !step.pose.isEmpty else {
-                throw error(step.line, "'\(step.command)' needs a pose to go to, like '\(step.command) landscape-left 0.6s' or '\(step.command) roll 40 2s'")
+                throw error(
+                    step.line,
+                    "'\(step.command)' needs a pose to go to, like '\(step.command) landscape-left 0.6s' or '\(step.command) roll 40 2s'")
             }
             let target = try resolve(step.pose, line: step.line, defaultHeading: nil)
             var turn = quaternion.conjugate * target.quaternion
@@ -68,7 +72,8 @@ struct TimelineBuilder {
             guard angle.degrees <= Self.largestTurn else {
                 throw error(
                     step.line,
-                    "'\(step.command) \(step.pose.text)' turns the device by \(PoseSpec.format(angle.degrees.rounded()))°, and a half turn has no shortest way; go through a pose in between (two steps) or use 'flip'")
+                    "'\(step.command) \(step.pose.text)' turns the device by \(PoseSpec.format(angle.degrees.rounded()))°, and a half turn has no shortest way; go through a pose in between (two steps) or use 'flip'"
+                )
             }
             segment.axis = axis
             segment.angle = angle
@@ -127,7 +132,8 @@ struct TimelineBuilder {
                 guard use.options.isEmpty || earlier == segment.modifiers[i] else {
                     throw error(
                         step.line,
-                        "'\(use.word)' goes on from the step before (line \(previous.line)), so it keeps the options given there; give its options on the first step of the run only")
+                        "'\(use.word)' goes on from the step before (line \(previous.line)), so it keeps the options given there; give its options on the first step of the run only"
+                    )
                 }
                 segment.modifiers[i] = earlier
             }
@@ -186,7 +192,8 @@ struct TimelineBuilder {
                 let whereText = segment.turns ? " \(Int((s * 100).rounded()))% of the way through the step," : ""
                 throw error(
                     line,
-                    "'expect \(label.rawValue)' is not honest here:\(whereText) \(Self.describe(roll: roll, tilt: tilt)); \(Self.rule(for: label)); use 'expect -' or a pose nearer to \(label.rawValue)")
+                    "'expect \(label.rawValue)' is not honest here:\(whereText) \(Self.describe(roll: roll, tilt: tilt)); \(Self.rule(for: label)); use 'expect -' or a pose nearer to \(label.rawValue)"
+                )
             }
         }
     }
@@ -211,38 +218,44 @@ struct TimelineBuilder {
             let modifier: Modifier
             switch use.word {
             case "walking":
-                modifier = .walking(Walking.Options(
-                    stepFrequency: try r.number("step", .hertz, default: 1.9, in: 0.5...4),
-                    vertical: try r.number("vertical", .acceleration, default: 2.2, in: 0...20),
-                    forward: try r.number("forward", .acceleration, default: 1.3, in: 0...20),
-                    lateral: try r.number("lateral", .acceleration, default: 0.7, in: 0...20),
-                    heel: try r.number("heel", .acceleration, default: 2, in: 0...40),
-                    sway: try r.number("sway", .degrees, default: 3, in: 0...30)))
+                modifier = .walking(
+                    Walking.Options(
+                        stepFrequency: try r.number("step", .hertz, default: 1.9, in: 0.5...4),
+                        vertical: try r.number("vertical", .acceleration, default: 2.2, in: 0...20),
+                        forward: try r.number("forward", .acceleration, default: 1.3, in: 0...20),
+                        lateral: try r.number("lateral", .acceleration, default: 0.7, in: 0...20),
+                        heel: try r.number("heel", .acceleration, default: 2, in: 0...40),
+                        sway: try r.number("sway", .degrees, default: 3, in: 0...30)))
             case "vehicle":
-                modifier = .vehicle(VehicleRide.Options(
-                    vibration: try r.number("vibration", .acceleration, default: 0.5, in: 0...10),
-                    bumps: try r.number("bumps", .perSecond, default: 0.15, in: 0...5),
-                    bump: try r.number("bump", .acceleration, default: 7.5, in: 0...40)))
+                modifier = .vehicle(
+                    VehicleRide.Options(
+                        vibration: try r.number("vibration", .acceleration, default: 0.5, in: 0...10),
+                        bumps: try r.number("bumps", .perSecond, default: 0.15, in: 0...5),
+                        bump: try r.number("bump", .acceleration, default: 7.5, in: 0...40)))
             case "taps":
-                modifier = .taps(ScreenTaps.Options(
-                    rate: try r.number("rate", .perSecond, default: 1.5, in: 0...8),
-                    peak: try r.number("peak", .acceleration, default: 20, in: 0...100)))
+                modifier = .taps(
+                    ScreenTaps.Options(
+                        rate: try r.number("rate", .perSecond, default: 1.5, in: 0...8),
+                        peak: try r.number("peak", .acceleration, default: 20, in: 0...100)))
             case "tremor":
-                modifier = .tremor(HandTremor.Options(
-                    amplitude: try r.number("amp", .degrees, default: 0.6, in: 0...5),
-                    frequency: try r.number("freq", .hertz, default: 7, in: 2...15)))
+                modifier = .tremor(
+                    HandTremor.Options(
+                        amplitude: try r.number("amp", .degrees, default: 0.6, in: 0...5),
+                        frequency: try r.number("freq", .hertz, default: 7, in: 2...15)))
             case "buzz":
-                modifier = .buzz(VibrationMotor.Options(
-                    frequency: try r.number("freq", .hertz, default: 170, in: 20...400),
-                    acceleration: try r.number("accel", .acceleration, default: 2.5, in: 0...20),
-                    continuous: try r.word("pattern", allowed: ["bursts", "continuous"], default: "bursts") == "continuous"))
+                modifier = .buzz(
+                    VibrationMotor.Options(
+                        frequency: try r.number("freq", .hertz, default: 170, in: 20...400),
+                        acceleration: try r.number("accel", .acceleration, default: 2.5, in: 0...20),
+                        continuous: try r.word("pattern", allowed: ["bursts", "continuous"], default: "bursts") == "continuous"))
             case "dropout":
                 modifier = .dropout
             default:
                 guard let kind = Maneuver.Kind(rawValue: use.word) else {
                     throw error(step.line, "unknown modifier '\(use.word)'")
                 }
-                modifier = .maneuver(Maneuver.Options(kind: kind, acceleration: try r.number("accel", .acceleration, default: 2, in: 0...10)))
+                modifier = .maneuver(
+                    Maneuver.Options(kind: kind, acceleration: try r.number("accel", .acceleration, default: 2, in: 0...10)))
             }
             try r.finish()
             result.append(modifier)

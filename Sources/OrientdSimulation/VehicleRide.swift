@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OrientdCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The user rides a bus, tram or car: a broadband vibration from the road and the engine,
 /// the slow heave of the suspension, and now and then a bump or pothole.
@@ -41,15 +42,19 @@ struct VehicleRide: Activity {
         for (axis, count, rms) in [(2, 12, options.vibration), (0, 8, options.vibration / 2), (1, 8, options.vibration / 2)] {
             var axisTones: [Tone] = []
             // The suspension's heave and sway, around 1–2 Hz.
-            axisTones.append(Tone(axis: axis, amplitude: 1.5, angularFrequency: 2 * .pi * generator.uniform(0.9, 1.8), phase: generator.phase()))
+            axisTones.append(
+                Tone(axis: axis, amplitude: 1.5, angularFrequency: 2 * .pi * generator.uniform(0.9, 1.8), phase: generator.phase()))
             for _ in 1..<count {
                 // Log-uniform from 3 to 40 Hz: road texture, wheels, engine.
                 let f = 3 * exp(generator.nextUnit() * log(40.0 / 3))
-                axisTones.append(Tone(axis: axis, amplitude: generator.uniform(0.4, 1), angularFrequency: 2 * .pi * f, phase: generator.phase()))
+                axisTones.append(
+                    Tone(axis: axis, amplitude: generator.uniform(0.4, 1), angularFrequency: 2 * .pi * f, phase: generator.phase()))
             }
             let power = axisTones.reduce(0) { $0 + $1.amplitude * $1.amplitude / 2 }
             let scale = rms / power.squareRoot()
-            tones += axisTones.map { Tone(axis: $0.axis, amplitude: $0.amplitude * scale, angularFrequency: $0.angularFrequency, phase: $0.phase) }
+            tones += axisTones.map {
+                Tone(axis: $0.axis, amplitude: $0.amplitude * scale, angularFrequency: $0.angularFrequency, phase: $0.phase)
+            }
         }
         self.tones = tones
         var bumps: [RickerPulse] = []

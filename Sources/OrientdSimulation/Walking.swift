@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OrientdCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The user walks with the device in hand.
 ///
@@ -90,7 +91,8 @@ struct Walking: Activity {
         let c = cycles(at: t)
         let g = gain(atCycle: c) * e
         let p = 2 * Double.pi * c
-        let vertical = options.vertical
+        let vertical =
+            options.vertical
             * (sin(p) + 0.35 * sin(2 * p + harmonicPhases.0) + 0.12 * sin(3 * p + harmonicPhases.1))
         let forward = options.forward * sin(p + forwardPhase)
         let lateral = options.lateral * sin(p / 2 + lateralPhase)
@@ -101,7 +103,8 @@ struct Walking: Activity {
         let heel = RickerPulse(center: 0, peak: options.heel, sigma: Self.heelSigma).value(at: offset / frequency(at: t))
         effect.body += Vector3(forward + 0.4 * heel, lateral, vertical + heel) * g
         let s = options.sway * e
-        effect.wobble = effect.wobble
+        effect.wobble =
+            effect.wobble
             * Quaternion.aboutX(degrees: 0.5 * s * sin(p + swayPhases.0))
             * Quaternion.aboutZ(degrees: s * sin(p / 2 + swayPhases.1))
             * Quaternion.aboutY(degrees: 0.3 * s * sin(p / 2 + swayPhases.2))

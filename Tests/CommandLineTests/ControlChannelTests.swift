@@ -49,7 +49,8 @@ struct ControlChannelTests {
         let replies = events.filter { $0["reply"] != nil }
         #expect(replies.map { $0["reply"] as? String } == ["orientation", "lock", "lock", "error", "status", "help"])
         #expect(replies.map { $0["ok"] as? Bool } == [true, true, false, false, true, true])
-        #expect(replies[2]["error"] as? String == "lock: an orientation must be given (for example: portrait, landscape, all-but-upside-down)")
+        #expect(
+            replies[2]["error"] as? String == "lock: an orientation must be given (for example: portrait, landscape, all-but-upside-down)")
         #expect((replies[3]["error"] as? String)?.hasPrefix("unknown command 'rotate'") == true)
         #expect(replies[1]["type"] as? String == "landscape-primary")
         #expect(replies[4]["locked"] as? Bool == true)
@@ -226,7 +227,7 @@ struct ControlChannelTests {
         let flood = try ControlClient(path: socket)
         try flood.send(String(repeating: "nonsense\n", count: 20))
         var floodLines = 0
-        while let _ = try flood.readLine(timeout: 5) { floodLines += 1 }
+        while (try flood.readLine(timeout: 5)) != nil { floodLines += 1 }
         #expect(floodLines == 17, "16 refusals, one goodbye, then end of file")
 
         let half = try ControlClient(path: socket)

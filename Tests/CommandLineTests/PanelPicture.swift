@@ -2,7 +2,10 @@ import Foundation
 
 /// A corner of the physical panel.
 enum PanelCorner: String, Sendable, CustomStringConvertible {
-    case topLeft = "top-left", topRight = "top-right", bottomRight = "bottom-right", bottomLeft = "bottom-left"
+    case topLeft = "top-left"
+    case topRight = "top-right"
+    case bottomRight = "bottom-right"
+    case bottomLeft = "bottom-left"
 
     var description: String { rawValue }
 

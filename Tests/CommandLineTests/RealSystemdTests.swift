@@ -8,13 +8,16 @@ import Testing
 /// hot-plug. It skips loudly when it cannot boot a container here.
 @Suite(.serialized, .enabled(if: RealSystemd.missing.isEmpty, "\(RealSystemd.skipReason)"))
 struct RealSystemdTests {
-    @Test("the unit under systemd 252 as PID 1: start without a sensor, socket, lock across restarts, reload, watchdog, a sensor, stop, a clean journal")
+    @Test(
+        "the unit under systemd 252 as PID 1: start without a sensor, socket, lock across restarts, reload, watchdog, a sensor, stop, a clean journal"
+    )
     func bootedUnit() throws {
         let run = try OrientdProcess.run(
             [RotationScriptTests.repository.appendingPathComponent("scripts/check-systemd-boot").path],
             environment: ["PATH": "/opt/swift/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin"],
             executable: URL(fileURLWithPath: "/bin/bash"))
-        let failed = run.stdout.split(separator: "\n").filter { $0.contains("FAILED") }
+        let failed =
+            run.stdout.split(separator: "\n").filter { $0.contains("FAILED") }
             + run.stderr.split(separator: "\n").filter { $0.contains("FAILED") }
         #expect(run.status == 0, "\(failed.joined(separator: "\n"))\n\(run.stdout)\n\(run.stderr)")
         #expect(run.stdout.contains("check-systemd-boot: all checks passed"), "\(run.stdout)")

@@ -92,7 +92,10 @@ struct ReplayCommandTests {
         let result = try OrientdProcess.run(["replay", "--fast", path])
         #expect(result.status == 0)
         #expect(result.events?.count == 3)
-        for (line, text) in [(11, "y is not finite ('nan')"), (21, "x 'abc' is not a number"), (31, "expected 5 fields"), (41, "time 0.100000 goes back from 0.720000"), (51, "line longer than 4096 bytes")] {
+        for (line, text) in [
+            (11, "y is not finite ('nan')"), (21, "x 'abc' is not a number"), (31, "expected 5 fields"),
+            (41, "time 0.100000 goes back from 0.720000"), (51, "line longer than 4096 bytes"),
+        ] {
             #expect(result.stderr.contains("\(path):\(line): \(text)"), "line \(line): \(result.stderr)")
         }
         let strict = try OrientdProcess.run(["replay", "--fast", "--strict", path])

@@ -159,7 +159,8 @@ struct RotationScriptTests {
 
     // MARK: Stream mode
 
-    @Test("stream mode: one rotation per screen change of a replay, in order; other lines ignored",
+    @Test(
+        "stream mode: one rotation per screen change of a replay, in order; other lines ignored",
         arguments: Script.all, [String?.none, "DP-3"])
     func stream(script: Script, output: String?) throws {
         let replay = try OrientdProcess.run(["replay", "--fast", Self.recording])
@@ -171,7 +172,8 @@ struct RotationScriptTests {
             changes.count >= 5 && changes.count < events.count,
             "the recording must turn the screen several times, and once change only the pose")
         #expect(Set(words.map(\.xrandr)) == ["normal", "right", "inverted", "left"])
-        let input = (["not json", Self.otherLines[0]] + replay.lines.flatMap { [$0] + Self.otherLines })
+        let input =
+            (["not json", Self.otherLines[0]] + replay.lines.flatMap { [$0] + Self.otherLines })
             .joined(separator: "\n") + "\n"
 
         let fakes = try FakeTools()
@@ -233,7 +235,8 @@ struct RotationScriptTests {
         }
     }
 
-    @Test("hook mode through orientd replay --exec: changes applied in order, the first and the last",
+    @Test(
+        "hook mode through orientd replay --exec: changes applied in order, the first and the last",
         arguments: Script.all)
     func throughOrientd(script: Script) throws {
         let replay = try OrientdProcess.run(["replay", "--fast", Self.recording])

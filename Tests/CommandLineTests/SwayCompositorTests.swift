@@ -94,10 +94,10 @@ struct SwayCompositorTests {
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let shim = bin.appendingPathComponent("wlr-randr")
         try """
-            #!/bin/sh
-            case " $* " in *" --transform "*) exec /usr/bin/wlr-randr "$@" --on --custom-mode \(sway.size)@60Hz ;; esac
-            exec /usr/bin/wlr-randr "$@"
-            """.write(to: shim, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        case " $* " in *" --transform "*) exec /usr/bin/wlr-randr "$@" --on --custom-mode \(sway.size)@60Hz ;; esac
+        exec /usr/bin/wlr-randr "$@"
+        """.write(to: shim, atomically: true, encoding: .utf8)
         chmod(shim.path, 0o755)
         let environment = sway.clientEnvironment.merging(["PATH": "\(bin.path):/usr/bin:/bin"]) { $1 }
         let changes = try Self.events()
@@ -244,7 +244,8 @@ final class NestedSway {
         let assignments = env.map { "\($0.key)=\($0.value)" }
         if getuid() == 0 {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", "/usr/bin/env", "-i"]
+            process.arguments =
+                ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", "/usr/bin/env", "-i"]
                 + assignments + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -327,7 +328,10 @@ final class NestedSway {
         let red = seen.red.map(\.rawValue) ?? "nowhere"
         let blue = seen.blue.map(\.rawValue) ?? "nowhere"
         Issue.record(
-            Comment(rawValue: "after \(what): the picture's top-left corner is at the panel's \(red) (bottom-right at \(blue)); \(angle)° puts it \(expected)"),
+            Comment(
+                rawValue:
+                    "after \(what): the picture's top-left corner is at the panel's \(red) (bottom-right at \(blue)); \(angle)° puts it \(expected)"
+            ),
             sourceLocation: sourceLocation)
     }
 }

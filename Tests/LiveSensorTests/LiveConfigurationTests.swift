@@ -17,7 +17,8 @@ extension LiveSensorTests {
         let daemon = try LiveDaemon(["run", "--config", config, "--socket", socket, "--no-state", "--no-commands"])
         defer { daemon.stop() }
         let client = try LiveClient(path: socket)
-        #expect(daemon.waitFor { $0.contains(#""cause":"start""#) && $0.contains(#""screen":"portrait-primary""#) },
+        #expect(
+            daemon.waitFor { $0.contains(#""cause":"start""#) && $0.contains(#""screen":"portrait-primary""#) },
             "the file's supported set keeps the screen in portrait: \(daemon.output)")
         #expect(client.request("lock all-but-upside-down").contains(#""ok":true"#))
         #expect(client.request("monitor").contains(#""ok":true"#))
@@ -30,13 +31,16 @@ extension LiveSensorTests {
 
         try "supported = all\nrate = 20\n".write(toFile: config, atomically: true, encoding: .utf8)
         daemon.signal(SIGHUP)
-        #expect(daemon.waitFor { $0.contains(#""cause":"configuration""#) && $0.contains(#""screen":"landscape-primary""#) },
+        #expect(
+            daemon.waitFor { $0.contains(#""cause":"configuration""#) && $0.contains(#""screen":"landscape-primary""#) },
             "the screen follows the pose once landscape is supported: \(daemon.output)")
         #expect(daemon.waitForError("rate changed; it takes effect at the next start"))
         let seen = client.lines(for: 0.5)
-        #expect(seen.contains { $0.contains(#""cause":"configuration""#) && $0.contains(#""locked":true"#) },
+        #expect(
+            seen.contains { $0.contains(#""cause":"configuration""#) && $0.contains(#""locked":true"#) },
             "the subscriber is still there, and the lock too: \(seen)")
-        #expect(client.request("status").contains(#""locked":true,"allowed":["portrait-primary","landscape-primary","landscape-secondary"]"#))
+        #expect(
+            client.request("status").contains(#""locked":true,"allowed":["portrait-primary","landscape-primary","landscape-secondary"]"#))
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }
@@ -188,7 +192,8 @@ extension LiveSensorTests {
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
             let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? -1
             let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-            let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+            let rss =
+                status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
                 .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? -1
             return (fds, threads, rss)
         }
@@ -211,7 +216,9 @@ extension LiveSensorTests {
         let end = resources()
         let start = try #require(baseline)
         #expect(start.fds > 3 && start.threads >= 2 && start.rss > 0, "the figures were read: \(start)")
-        print("hot-plug ×100: descriptors \(start.fds) → \(end.fds), threads \(start.threads) → \(end.threads), resident \(start.rss) → \(end.rss) KiB")
+        print(
+            "hot-plug ×100: descriptors \(start.fds) → \(end.fds), threads \(start.threads) → \(end.threads), resident \(start.rss) → \(end.rss) KiB"
+        )
         #expect(end.fds == start.fds, "descriptors: \(start.fds) after 10 cycles, \(end.fds) after 100")
         #expect(end.threads == start.threads, "threads: \(start.threads) → \(end.threads)")
         #expect(end.rss - start.rss < 1024, "resident: \(start.rss) KiB → \(end.rss) KiB")

@@ -9,15 +9,17 @@ import Testing
 let umockdevPreloaded: Bool = {
     let preloaded = (ProcessInfo.processInfo.environment["LD_PRELOAD"] ?? "").contains("libumockdev-preload")
     if !preloaded {
-        FileHandle.standardError.write(Data("""
+        FileHandle.standardError.write(
+            Data(
+                """
 
-            ************************************************************************
-            LiveSensorTests SKIPPED: umockdev's preload library is not loaded.
-            Run the tests as README says (make test), which runs
-            umockdev-wrapper swift test, so libudev and libiio read a fake sysfs.
-            ************************************************************************
+                ************************************************************************
+                LiveSensorTests SKIPPED: umockdev's preload library is not loaded.
+                Run the tests as README says (make test), which runs
+                umockdev-wrapper swift test, so libudev and libiio read a fake sysfs.
+                ************************************************************************
 
-            """.utf8))
+                """.utf8))
     }
     return preloaded
 }()

@@ -1,8 +1,9 @@
 import Testing
+
 @testable import OrientdCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Classifier")
@@ -105,7 +106,8 @@ struct ClassifierTests {
                 let sway = 1.0 * sin(step / 2)
                 let wobble = 4 * Double.pi / 180 * sin(step / 2 + 1)
                 let tilted = rest(roll: roll + wobble * 180 / .pi, tilt: 25)
-                let a = tilted + up * vertical + side * sway
+                let a =
+                    tilted + up * vertical + side * sway
                     + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.08
                 if let pose = c.update(time: t, acceleration: a) { changes.append((t, pose)) }
             }
@@ -197,7 +199,8 @@ struct ClassifierTests {
             let progress = s * s * s * (10 - 15 * s + 6 * s * s)
             let lift = 4 * sin(.pi * s) * (i < 70 ? 1 : 0)
             let roll = 30 * sin(.pi * s) + random.gaussian() * 3  // the hand twists on the way
-            let a = rest(roll: roll, tilt: 90 - 70 * progress) + Vector3(0, -lift * 0.5, lift)
+            let a =
+                rest(roll: roll, tilt: 90 - 70 * progress) + Vector3(0, -lift * 0.5, lift)
                 + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.1
             if let pose = c.update(time: t, acceleration: a) { changes.append((t, pose)) }
         }

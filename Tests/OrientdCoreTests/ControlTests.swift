@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OrientdCore
 
 @Suite("Control commands")
@@ -21,11 +22,14 @@ struct ControlCommandTests {
         #expect(try parse("orientation") == .orientation)
         #expect(try parse("  STATUS\t") == .status)
         #expect(try parse("lock landscape") == .lock([.degrees90, .degrees270], words: "landscape"))
-        #expect(try parse("lock   portrait-primary, landscape-primary ") == .lock([.degrees0, .degrees90], words: "portrait-primary, landscape-primary"))
+        #expect(
+            try parse("lock   portrait-primary, landscape-primary ")
+                == .lock([.degrees0, .degrees90], words: "portrait-primary, landscape-primary"))
         #expect(try parse("lock current") == .lockCurrent)
         #expect(try parse("Lock Current") == .lockCurrent)
         #expect(try parse("unlock") == .unlock)
-        #expect(try parse("supported all-but-upside-down") == .supported([.degrees0, .degrees90, .degrees270], words: "all-but-upside-down"))
+        #expect(
+            try parse("supported all-but-upside-down") == .supported([.degrees0, .degrees90, .degrees270], words: "all-but-upside-down"))
         #expect(try parse("monitor") == .monitor)
         #expect(try parse("help") == .help)
         #expect(try parse("quit") == .quit)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OrientdCore
 
 /// Every `ACCEL_MOUNT_MATRIX` in systemd's hwdb, the real file on this machine (Debian's

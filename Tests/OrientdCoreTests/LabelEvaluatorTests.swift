@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OrientdCore
 
 @Suite("Label evaluator")
@@ -28,7 +29,9 @@ struct LabelEvaluatorTests {
 
     @Test("too slow is late; never is missed")
     func lateAndMissed() {
-        let late = evaluate([(.portrait, .unknown), (.portrait, .unknown), (.portrait, .unknown), (.portrait, .unknown), (.portrait, .portrait)])
+        let late = evaluate([
+            (.portrait, .unknown), (.portrait, .unknown), (.portrait, .unknown), (.portrait, .unknown), (.portrait, .portrait),
+        ])
         #expect(late.violations.map(\.kind) == [.late])
         let missed = evaluate([(.faceUp, .unknown), (.faceUp, .unknown)])
         #expect(missed.violations.map(\.kind) == [.missed])
@@ -66,8 +69,9 @@ struct StableLabelTests {
         #expect(held.figures.heldSeconds > 0)
 
         // Settling into face-up 0.2 s in is fine; a flap 0.5 s in is not, and each one counts.
-        let settling = evaluate([(.pose(.portrait), .portrait), (.stable, .portrait), (.stable, .portrait), (.stable, .faceUp)]
-            + Array(repeating: (.stable, .faceUp), count: 5))
+        let settling = evaluate(
+            [(.pose(.portrait), .portrait), (.stable, .portrait), (.stable, .portrait), (.stable, .faceUp)]
+                + Array(repeating: (.stable, .faceUp), count: 5))
         #expect(settling.passed, "\(settling.violations)")
         let flapping = evaluate(
             Array(repeating: (PoseLabel.stable, D.faceUp), count: 5)

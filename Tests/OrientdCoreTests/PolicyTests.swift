@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OrientdCore
 
 @Suite("Orientation words")
@@ -181,8 +182,9 @@ struct ScreenPolicyTests {
         #expect(landscape.preferred(near: .degrees270) == .degrees270)
         #expect(landscape.preferred(near: nil) == .degrees90)
         #expect(RotationSet([.degrees180]).preferred(near: .degrees0) == .degrees180)
-        #expect(RotationSet.all.typeNames(natural: .landscape) == [
-            "landscape-primary", "portrait-secondary", "landscape-secondary", "portrait-primary",
-        ])
+        #expect(
+            RotationSet.all.typeNames(natural: .landscape) == [
+                "landscape-primary", "portrait-secondary", "landscape-secondary", "portrait-primary",
+            ])
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OrientdCore
 
 /// Parses a whole text, collecting every item.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OrientdCore
 
 @Suite("Scan element types and layouts")
@@ -95,7 +96,8 @@ struct ScanLayoutTests {
         let second = bytes.withUnsafeBytes { decoder.decode($0, at: decoder.layout.scanSize) }
         #expect(second.x == 1 && second.y == 2 && second.z == 3 && second.timestamp == 1)
         let be = try ScanElementType(parsing: "be:s16/16>>0")
-        let plain = try AccelerometerScanDecoder(layout: ScanLayout(channels: [("accel_x", 0, be), ("accel_y", 1, be), ("accel_z", 2, be)]))
+        let plain = try AccelerometerScanDecoder(
+            layout: ScanLayout(channels: [("accel_x", 0, be), ("accel_y", 1, be), ("accel_z", 2, be)]))
         #expect(!plain.hasTimestamp)
         let values = [UInt8]([0x03, 0xE8, 0xFC, 0x18, 0x00, 0x00]).withUnsafeBytes { plain.decode($0, at: 0) }
         #expect(values.x == 1000 && values.y == -1000 && values.z == 0 && values.timestamp == nil)

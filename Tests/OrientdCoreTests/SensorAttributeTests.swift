@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OrientdCore
 
 @Suite("Sensor attributes: scale, offset, mount matrix, location, choice")
@@ -57,7 +58,8 @@ struct SensorAttributeTests {
         var r = MountMatrix.resolve(device: "d", udevProperty: m1, attribute: attributes(["mount_matrix": m2]))
         #expect(r.source == .udev)
         #expect(r.matrix == (try MountMatrix(parsing: m1)))
-        r = MountMatrix.resolve(device: "d", udevProperty: nil, attribute: attributes(["in_mount_matrix": m1, "in_accel_mount_matrix": m2]))
+        r = MountMatrix.resolve(
+            device: "d", udevProperty: nil, attribute: attributes(["in_mount_matrix": m1, "in_accel_mount_matrix": m2]))
         #expect(r.source == .accelMountMatrix)
         r = MountMatrix.resolve(device: "d", udevProperty: nil, attribute: attributes([:]))
         #expect(r.source == .identity)
@@ -74,16 +76,20 @@ struct SensorAttributeTests {
             device: "iio:device0", udevProperty: "1, 0, 0; 0, 1, 0",
             attribute: attributes(["mount_matrix": "0, 0, 0; 0, 1, 0; 0, 0, 1\n", "in_accel_mount_matrix": "1, 0, 0; 0, -1, 0; 1, 0, 0"]))
         #expect(r.source == .accelMountMatrix)
-        #expect(r.issues.map(\.description) == [
-            "iio:device0: ACCEL_MOUNT_MATRIX: mount matrix '1, 0, 0; 0, 1, 0' has 2 row(s); expected 3 rows separated by ';'; ignored",
-            "iio:device0: mount_matrix: row 1 is all zeros, so axis x would always read 0; ignored",
-            "iio:device0: in_accel_mount_matrix: the matrix is singular (one axis copies another); tilt and face-up/face-down will be unreliable; using it as given",
-        ])
+        #expect(
+            r.issues.map(\.description) == [
+                "iio:device0: ACCEL_MOUNT_MATRIX: mount matrix '1, 0, 0; 0, 1, 0' has 2 row(s); expected 3 rows separated by ';'; ignored",
+                "iio:device0: mount_matrix: row 1 is all zeros, so axis x would always read 0; ignored",
+                "iio:device0: in_accel_mount_matrix: the matrix is singular (one axis copies another); tilt and face-up/face-down will be unreliable; using it as given",
+            ])
     }
 
     @Test("location from udev, then label, then sysfs location")
     func locations() {
-        #expect(AccelerometerCandidate.location(udevProperty: "base\n", label: "accel-display", sysfsLocation: nil) == (.base, "udev ACCEL_LOCATION"))
+        #expect(
+            AccelerometerCandidate.location(udevProperty: "base\n", label: "accel-display", sysfsLocation: nil) == (
+                .base, "udev ACCEL_LOCATION"
+            ))
         #expect(AccelerometerCandidate.location(udevProperty: nil, label: "accel-display\n", sysfsLocation: "base") == (.display, "label"))
         #expect(AccelerometerCandidate.location(udevProperty: nil, label: nil, sysfsLocation: "lid\n") == (.display, "location"))
         #expect(AccelerometerCandidate.location(udevProperty: "weird", label: nil, sysfsLocation: nil).0 == .unknown)
@@ -92,7 +98,8 @@ struct SensorAttributeTests {
     @Test("the display sensor is chosen, never a base one by itself; --device chooses explicitly")
     func choice() throws {
         let base = AccelerometerCandidate(id: "iio:device0", name: "bmc150", label: "accel-base", location: .base, locationSource: "label")
-        let display = AccelerometerCandidate(id: "iio:device10", name: "bmc150", label: "accel-display", location: .display, locationSource: "label")
+        let display = AccelerometerCandidate(
+            id: "iio:device10", name: "bmc150", label: "accel-display", location: .display, locationSource: "label")
         let unknown = AccelerometerCandidate(id: "iio:device2", name: "mxc4005", label: nil, location: .unknown, locationSource: "")
         #expect(try SensorChoice.choose(from: [base, display, unknown], requested: nil).get() == display)
         #expect(try SensorChoice.choose(from: [base, unknown], requested: nil).get() == unknown)
@@ -171,7 +178,11 @@ struct ReadFailuresTests {
 
     @Test("the messages name the error and the device")
     func messages() {
-        #expect(ReadFailures.message(.failed(count: 1), error: "EIO reading accel_x", device: "iio:device0") == "EIO reading accel_x (1 failed reads so far; retrying)")
-        #expect(ReadFailures.message(.recovered(afterFailures: 7), error: "", device: "iio:device0") == "iio:device0: reading again after 7 failed reads")
+        #expect(
+            ReadFailures.message(.failed(count: 1), error: "EIO reading accel_x", device: "iio:device0")
+                == "EIO reading accel_x (1 failed reads so far; retrying)")
+        #expect(
+            ReadFailures.message(.recovered(afterFailures: 7), error: "", device: "iio:device0")
+                == "iio:device0: reading again after 7 failed reads")
     }
 }

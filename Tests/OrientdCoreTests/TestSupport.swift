@@ -1,7 +1,7 @@
 @testable import OrientdCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let g = standardGravity

@@ -1,6 +1,7 @@
 import Foundation
 import OrientdCore
 import Testing
+
 @testable import OrientdSimulation
 
 /// The labelled recordings in Recordings/ and the scenarios they come from.
@@ -34,7 +35,8 @@ struct CommittedRecordingsTests {
                 let b = String(decoding: generated, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
                 let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
                 Issue.record(
-                    "Recordings/\(name).csv:\(line + 1) differs from its scenario's output (committed '\(line < a.count ? a[line] : "<end>")', generated '\(line < b.count ? b[line] : "<end>")'); regenerate with `make recordings`")
+                    "Recordings/\(name).csv:\(line + 1) differs from its scenario's output (committed '\(line < a.count ? a[line] : "<end>")', generated '\(line < b.count ? b[line] : "<end>")'); regenerate with `make recordings`"
+                )
             }
         }
     }
@@ -76,7 +78,9 @@ struct CommittedRecordingsTests {
                 let segment = simulator.scenario.segments[simulator.segmentIndex(at: row.time)]
                 let (roll, tilt) = Attitude.rollAndTilt(of: segment.attitude(at: row.time))
                 let label = try #require(DeviceOrientation(rawValue: row.expect))
-                #expect(LabelRules.isPlausible(label, roll: roll, tilt: tilt), "\(name) at \(row.time) s: \(label) at roll \(roll), tilt \(tilt)")
+                #expect(
+                    LabelRules.isPlausible(label, roll: roll, tilt: tilt),
+                    "\(name) at \(row.time) s: \(label) at roll \(roll), tilt \(tilt)")
                 #expect(simulator.label(at: row.time) == .pose(label), "\(name) at \(row.time) s")
             }
         }
@@ -85,13 +89,16 @@ struct CommittedRecordingsTests {
     @Test func recordingsStaySmall() throws {
         var total = 0
         for file in try FileManager.default.contentsOfDirectory(atPath: Repository.recordings.path) where file.hasSuffix(".csv") {
-            total += try FileManager.default.attributesOfItem(atPath: Repository.recordings.appendingPathComponent(file).path)[.size] as? Int ?? 0
+            total +=
+                try FileManager.default.attributesOfItem(atPath: Repository.recordings.appendingPathComponent(file).path)[.size] as? Int
+                ?? 0
         }
         #expect(total < 8_000_000, "Recordings/ holds \(total) bytes of CSV")
     }
 
     @Test func theTwoInOneRecordingNeedsItsMountMatrix() throws {
-        let recording = ReadRecording(try [UInt8](Data(contentsOf: Repository.recordings.appendingPathComponent("two-in-one-tablet-rotated.csv"))))
+        let recording = ReadRecording(
+            try [UInt8](Data(contentsOf: Repository.recordings.appendingPathComponent("two-in-one-tablet-rotated.csv"))))
         #expect(recording.header["mount-matrix"] == "0, 1, 0; -1, 0, 0; 0, 0, 1")
         #expect(recording.header["natural"] == "landscape")
         // Raw, portrait reads along x; corrected by the matrix it reads (0, −g·cos tilt, …).

@@ -1,5 +1,6 @@
 import OrientdCore
 import Testing
+
 @testable import OrientdSimulation
 
 /// Same scenario and seed, same bytes; chunks and whole agree; the generators are the
@@ -43,7 +44,9 @@ struct DeterminismTests {
 
     @Test func aLongRecordingStreams() throws {
         // 200 000 samples in about 64 KiB pieces; the whole never has to be in memory.
-        let scenario = try makeScenario("start portrait\nrepeat 64\nhold 30s walking\nrotate landscape-left 1s walking\nhold 30s walking\nrotate portrait 1s walking\nend\nhold 32s")
+        let scenario = try makeScenario(
+            "start portrait\nrepeat 64\nhold 30s walking\nrotate landscape-left 1s walking\nhold 30s walking\nrotate portrait 1s walking\nend\nhold 32s"
+        )
         var lines = 0
         var largest = 0
         Simulator(scenario: scenario, seed: 1).render { chunk in
@@ -55,17 +58,20 @@ struct DeterminismTests {
     }
 
     @Test func theHeaderSaysHowToRegenerate() throws {
-        let scenario = try makeScenario("description: a test\nmount-matrix: 0, -1, 0; -1, 0, 0; 0, 0, 1\nrate: 12.5\nstart portrait\nhold 1s", source: "x/y.scenario")
+        let scenario = try makeScenario(
+            "description: a test\nmount-matrix: 0, -1, 0; -1, 0, 0; 0, 0, 1\nrate: 12.5\nstart portrait\nhold 1s", source: "x/y.scenario")
         let text = String(decoding: Simulator(scenario: scenario, seed: 7).render(), as: UTF8.self)
-        #expect(text.hasPrefix("""
-            # orientd-recording 1
-            # rate-hz: 12.5
-            # mount-matrix: 0, -1, 0; -1, 0, 0; 0, 0, 1
-            # description: a test
-            # generator: orientd simulate x/y.scenario --seed 7
-            time,x,y,z,expect
-            0.000000,
-            """))
+        #expect(
+            text.hasPrefix(
+                """
+                # orientd-recording 1
+                # rate-hz: 12.5
+                # mount-matrix: 0, -1, 0; -1, 0, 0; 0, 0, 1
+                # description: a test
+                # generator: orientd simulate x/y.scenario --seed 7
+                time,x,y,z,expect
+                0.000000,
+                """))
     }
 
     @Test func splitMix64MatchesItsReferenceOutput() {

@@ -1,6 +1,7 @@
 import Foundation
 import OrientdCore
 import Testing
+
 @testable import OrientdSimulation
 
 /// The physics: rest readings, attitudes, and the size and rhythm of movements.
@@ -44,7 +45,9 @@ struct PhysicalModelTests {
             #expect(isClose(fromQuaternion, a.up, within: 1e-12))
             let (roll, tilt) = Attitude.rollAndTilt(of: a.quaternion)
             #expect(abs(tilt - a.tilt) < 1e-6)
-            if abs(a.tilt) < 89 { #expect(LabelRules.rollDistance(roll, to: .portrait) - LabelRules.rollDistance(a.roll, to: .portrait) < 1e-6) }
+            if abs(a.tilt) < 89 {
+                #expect(LabelRules.rollDistance(roll, to: .portrait) - LabelRules.rollDistance(a.roll, to: .portrait) < 1e-6)
+            }
         }
     }
 
@@ -153,7 +156,8 @@ struct PhysicalModelTests {
     }
 
     @Test func bumpsAreShortAndHard() throws {
-        let sim = Simulator(scenario: try makeScenario("sensor: ideal\nstart face-up\nhold 60s vehicle vibration=0 bumps=0.5 bump=8"), seed: 5)
+        let sim = Simulator(
+            scenario: try makeScenario("sensor: ideal\nstart face-up\nhold 60s vehicle vibration=0 bumps=0.5 bump=8"), seed: 5)
         var peak = 0.0
         for i in 0..<60_000 { peak = max(peak, abs(sim.trueReading(at: Double(i) / 1000).z - g)) }
         #expect(peak > 5 && peak < 12, "hardest bump \(peak) m/s²")

@@ -1,5 +1,6 @@
 import OrientdCore
 import Testing
+
 @testable import OrientdSimulation
 
 /// Reading scenarios: what parses to what, and what is refused with which file:line.

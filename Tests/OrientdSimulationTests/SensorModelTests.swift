@@ -1,6 +1,7 @@
 import Foundation
 import OrientdCore
 import Testing
+
 @testable import OrientdSimulation
 
 /// The accelerometer part: noise, calibration errors, quantisation, saturation, mounting
@@ -58,7 +59,9 @@ struct SensorModelTests {
     }
 
     /// A reader computes corrected = M · raw; the simulator writes raw = M⁻¹ · corrected.
-    @Test(arguments: ["0, 1, 0; -1, 0, 0; 0, 0, 1", "0, -1, 0; -1, 0, 0; 0, 0, 1", "-1, 0, 0; 0, 1, 0; 0, 0, -1", "2, 0, 0; 0, 0.5, 0; 0, 0, 1"])
+    @Test(arguments: [
+        "0, 1, 0; -1, 0, 0; 0, 0, 1", "0, -1, 0; -1, 0, 0; 0, 0, 1", "-1, 0, 0; 0, 1, 0; 0, 0, -1", "2, 0, 0; 0, 0.5, 0; 0, 0, 1",
+    ])
     func mountMatrixRoundTrip(matrix: String) throws {
         let body = "start portrait tilt 20\nhold 1s\nrotate landscape-left 0.5s\nhold 1s\nput-down face-down 0.8s\nhold 1s"
         let plain = try render("sensor: ideal\n" + body)

@@ -1,5 +1,6 @@
 import Foundation
 import OrientdCore
+
 @testable import OrientdSimulation
 
 /// A recording read back by a deliberately small reader of its own, so that these tests
@@ -30,10 +31,11 @@ struct ReadRecording {
                 columns = String(line)
             } else {
                 let f = line.split(separator: ",", omittingEmptySubsequences: false)
-                rows.append(Row(
-                    time: Double(f[0])!,
-                    raw: Vector3(Double(f[1])!, Double(f[2])!, Double(f[3])!),
-                    expect: String(f[4])))
+                rows.append(
+                    Row(
+                        time: Double(f[0])!,
+                        raw: Vector3(Double(f[1])!, Double(f[2])!, Double(f[3])!),
+                        expect: String(f[4])))
             }
         }
     }

@@ -1,5 +1,6 @@
 import OrientdCore
 import Testing
+
 @testable import OrientdSimulation
 
 /// The classifier against sustained vibration across the range real devices meet, from

@@ -26,7 +26,9 @@ struct BundledRecordingsTests {
             seenHeader = header
             let natural = header[RecordingHeader.Key.natural].flatMap(NaturalOrientation.init(rawValue:)) ?? .portrait
             return OrientationPipeline(mountMatrix: matrix ?? .identity, natural: natural)
-        } warning: { warnings.append($0) }
+        } warning: {
+            warnings.append($0)
+        }
         return (result?.device, warnings, seenHeader)
     }
 
@@ -127,7 +129,8 @@ struct DiscriminationTests {
         defer { reader.close() }
         let result = try LabelledReplay.run(reader) { _, matrix, _ in
             OrientationPipeline(mountMatrix: matrix ?? .identity, parameters: parameters)
-        } warning: { _ in }
+        } warning: { _ in
+        }
         return try #require(result?.device)
     }
 }

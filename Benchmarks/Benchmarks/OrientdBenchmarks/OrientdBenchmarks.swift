@@ -3,7 +3,7 @@ import OrientdCore
 import OrientdIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Targets (issue 2): classifier under 100 ns per sample; replay of a 1-million-sample

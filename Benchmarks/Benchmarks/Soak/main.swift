@@ -57,7 +57,7 @@ final class SoakSource: SampleSource, Sendable {
             let g = 9.81
             var seed: UInt64 = 42
             func noise() -> Double {
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 return (Double(seed >> 11) / Double(1 << 53) - 0.5) * 0.4
             }
             let count = Int(streamSeconds * rate)
@@ -154,7 +154,9 @@ while !openReaders.isEmpty {
         while let newline = bytes[start...].firstIndex(of: 0x0a) {
             let line = bytes[start..<newline]
             tally.lines += 1
-            if line.starts(with: Array(#"{"event":"orientation""#.utf8)), String(decoding: line, as: UTF8.self).contains(#""cause":"sensor""#) {
+            if line.starts(with: Array(#"{"event":"orientation""#.utf8)),
+                String(decoding: line, as: UTF8.self).contains(#""cause":"sensor""#)
+            {
                 tally.sensorEvents += 1
             } else if line.starts(with: Array(#"{"event":"hooks""#.utf8)) {
                 tally.hooksEvents += 1
@@ -186,11 +188,19 @@ unlink(socketPath)
 
 let sensor = Set(tallies.map(\.sensorEvents))
 let lines = Set(tallies.map(\.lines))
-say("soak: \(Int(streamSeconds)) s of a \(Int(rate)) Hz sensor (\(Int(streamSeconds * rate)) samples) in \(JSONLineWriter.number(wall, decimals: 1)) s (\(Int(speedup))× faster)")
-say("  \(readerCount) reading subscribers: \(lines.sorted()) lines each, \(sensor.sorted()) orientation events from the sensor, \(tallies[0].hooksEvents) hooks events")
+say(
+    "soak: \(Int(streamSeconds)) s of a \(Int(rate)) Hz sensor (\(Int(streamSeconds * rate)) samples) in \(JSONLineWriter.number(wall, decimals: 1)) s (\(Int(speedup))× faster)"
+)
+say(
+    "  \(readerCount) reading subscribers: \(lines.sorted()) lines each, \(sensor.sorted()) orientation events from the sensor, \(tallies[0].hooksEvents) hooks events"
+)
 say("  \(source.hotPlugs.load(ordering: .relaxed)) hot-plugs, \(commands) lock/unlock commands, one subscriber that never read")
-say("  resident: \(startRSS ?? -1) KiB after a minute of stream time, \(endRSS) KiB at the end: growth \(endRSS - (startRSS ?? endRSS)) KiB (target < 1024)")
+say(
+    "  resident: \(startRSS ?? -1) KiB after a minute of stream time, \(endRSS) KiB at the end: growth \(endRSS - (startRSS ?? endRSS)) KiB (target < 1024)"
+)
 say("  resident every tenth of the run (KiB): \(trend.map(String.init).joined(separator: " "))")
 say("  of which anonymous (heap, stacks) (KiB): \(heap.map(String.init).joined(separator: " "))")
-say(sensor.count == 1 && lines.count == 1 ? "  every reading subscriber got the same events: none lost" : "  READERS DIFFER: events were lost")
+say(
+    sensor.count == 1 && lines.count == 1
+        ? "  every reading subscriber got the same events: none lost" : "  READERS DIFFER: events were lost")
 exit(sensor.count == 1 && lines.count == 1 && endRSS - (startRSS ?? endRSS) < 1024 ? 0 : 1)

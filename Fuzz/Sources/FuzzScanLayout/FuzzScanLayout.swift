@@ -45,7 +45,9 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 /// against the reference decoder.
 func decodeEveryScan(_ bytes: UnsafeRawBufferPointer, with decoder: AccelerometerScanDecoder) {
     let layout = decoder.layout
-    let x = layout.element("accel_x")!, y = layout.element("accel_y")!, z = layout.element("accel_z")!
+    let x = layout.element("accel_x")!
+    let y = layout.element("accel_y")!
+    let z = layout.element("accel_z")!
     let timestamp = layout.element("timestamp")
     var offset = 0
     while offset + layout.scanSize <= bytes.count {

@@ -25,7 +25,8 @@ public struct UnitsCheck: Sendable {
         RecordingWriter.appendFixed(median, decimals: 3, to: &text)
         var ratio: [UInt8] = []
         RecordingWriter.appendFixed(median / gravity, decimals: 3, to: &ratio)
-        return "readings are about \(String(decoding: text, as: UTF8.self)) m/s² (\(String(decoding: ratio, as: UTF8.self)) g), not gravity: "
+        return
+            "readings are about \(String(decoding: text, as: UTF8.self)) m/s² (\(String(decoding: ratio, as: UTF8.self)) g), not gravity: "
             + "the scale is probably wrong or missing, so no orientation can be decided"
     }
 }

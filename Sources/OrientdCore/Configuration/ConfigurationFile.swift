@@ -36,7 +36,9 @@ public struct ConfigurationFile: Hashable, Sendable {
             let key = line[..<equals].trimmingBlanks()
             let value = line[line.index(after: equals)...].trimmingBlanks()
             guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0 == "-" }) else {
-                issues.append(InputIssue(source: source, line: index + 1, message: "'\(key)' is not a setting name (letters and '-', as the long flags)"))
+                issues.append(
+                    InputIssue(
+                        source: source, line: index + 1, message: "'\(key)' is not a setting name (letters and '-', as the long flags)"))
                 continue
             }
             entries.append(Entry(key: key.lowercased(), value: value, line: index + 1))

@@ -137,7 +137,9 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
                         violations.append(
                             Violation(
                                 kind: .unstable, time: s.time,
-                                message: "changed \(name(before)) → \(name(s.state)) during a stable stretch (\(formatSeconds(stretch.start))–\(formatSeconds(stretch.end)) s)"))
+                                message:
+                                    "changed \(name(before)) → \(name(s.state)) during a stable stretch (\(formatSeconds(stretch.start))–\(formatSeconds(stretch.end)) s)"
+                            ))
                     }
                 } else if let wanted = target?.state, s.state != wanted {
                     violations.append(
@@ -177,13 +179,17 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
                     violations.append(
                         Violation(
                             kind: .late, time: stretch.start,
-                            message: "\(describe(wanted)) reported \(formatSeconds(latency)) s after its stretch began (bound \(formatSeconds(latencyBound)) s)"))
+                            message:
+                                "\(describe(wanted)) reported \(formatSeconds(latency)) s after its stretch began (bound \(formatSeconds(latencyBound)) s)"
+                        ))
                 }
             } else {
                 violations.append(
                     Violation(
                         kind: .missed, time: stretch.start,
-                        message: "\(describe(wanted)) never reported during its stretch \(formatSeconds(stretch.start))–\(formatSeconds(stretch.end)) s"))
+                        message:
+                            "\(describe(wanted)) never reported during its stretch \(formatSeconds(stretch.start))–\(formatSeconds(stretch.end)) s"
+                    ))
             }
         }
         violations.sort { $0.time < $1.time }

@@ -122,7 +122,8 @@ public struct RecordingParser: Sendable {
                 return .fatal(issue("'\(RecordingHeader.magic)' must be followed by a version number, found '\(versionText)'"))
             }
             guard version == RecordingHeader.currentVersion else {
-                return .fatal(issue("unsupported recording version \(version); this orientd reads version \(RecordingHeader.currentVersion)"))
+                return .fatal(
+                    issue("unsupported recording version \(version); this orientd reads version \(RecordingHeader.currentVersion)"))
             }
             header.version = version
             return .nothing
@@ -167,11 +168,21 @@ public struct RecordingParser: Sendable {
             if i == end || bytes[i] == UInt8(ascii: ",") {
                 if count < 5 {
                     switch count {
-                    case 0: starts.0 = fieldStart; ends.0 = i
-                    case 1: starts.1 = fieldStart; ends.1 = i
-                    case 2: starts.2 = fieldStart; ends.2 = i
-                    case 3: starts.3 = fieldStart; ends.3 = i
-                    default: starts.4 = fieldStart; ends.4 = i
+                    case 0:
+                        starts.0 = fieldStart
+                        ends.0 = i
+                    case 1:
+                        starts.1 = fieldStart
+                        ends.1 = i
+                    case 2:
+                        starts.2 = fieldStart
+                        ends.2 = i
+                    case 3:
+                        starts.3 = fieldStart
+                        ends.3 = i
+                    default:
+                        starts.4 = fieldStart
+                        ends.4 = i
                     }
                 }
                 count += 1
@@ -231,7 +242,9 @@ public struct RecordingParser: Sendable {
             // The sample is good; only its label is not, so keep the sample.
             return .unlabelledSample(
                 sample,
-                issue("expect '\(label)' is not a device orientation, stable or - (\(PoseLabel.words.joined(separator: ", "))); treated as -"))
+                issue(
+                    "expect '\(label)' is not a device orientation, stable or - (\(PoseLabel.words.joined(separator: ", "))); treated as -")
+            )
         }
         return .sample(sample, expect: nil)
     }

@@ -54,7 +54,8 @@ public struct AccelerometerScanDecoder: Hashable, Sendable {
     public init(layout: ScanLayout) throws(ScanLayout.LayoutError) {
         func find(_ name: String) throws(ScanLayout.LayoutError) -> ScanLayout.Element {
             guard let e = layout.element(name) else {
-                throw ScanLayout.LayoutError(message: "the scan has no \(name) channel (it has \(layout.elements.map(\.channel).joined(separator: ", ")))")
+                throw ScanLayout.LayoutError(
+                    message: "the scan has no \(name) channel (it has \(layout.elements.map(\.channel).joined(separator: ", ")))")
             }
             return e
         }

@@ -73,7 +73,9 @@ public enum SensorChoice {
         if let base = sorted.first {
             return .failure(
                 Failure(
-                    description: "only a base accelerometer was found (\(base.summary)): it turns with the keyboard, not the screen; give --device \(base.id) to use it anyway"))
+                    description:
+                        "only a base accelerometer was found (\(base.summary)): it turns with the keyboard, not the screen; give --device \(base.id) to use it anyway"
+                ))
         }
         return .failure(Failure(description: "no accelerometer found"))
     }

@@ -81,7 +81,8 @@ public struct OrientationService: Sendable {
         case .lock(let set, let words):
             let (event, outcome) = pipeline.lock(set)
             if outcome.overridesConfigured {
-                warning = "none of '\(words)' is supported (\(before.configured.typeNames(natural: pipeline.natural).joined(separator: ", "))); the lock wins"
+                warning =
+                    "none of '\(words)' is supported (\(before.configured.typeNames(natural: pipeline.natural).joined(separator: ", "))); the lock wins"
             }
             finish(event, before: before, by: source)
         case .lockCurrent:

@@ -7,7 +7,8 @@ import SystemPackage
 /// of its own, so control commands and subscribers work during a replay as they do live.
 public struct RecordingSource: SampleSource {
     /// Builds the pipeline once the header is known; throws a message for a fatal header.
-    public typealias PipelineMaker = @Sendable (RecordingHeader, MountMatrix?, Int, String) throws -> (OrientationPipeline, warnings: [String])
+    public typealias PipelineMaker =
+        @Sendable (RecordingHeader, MountMatrix?, Int, String) throws -> (OrientationPipeline, warnings: [String])
 
     public let path: String
     public let mountMatrixOverridden: Bool
@@ -96,7 +97,8 @@ public struct RecordingSource: SampleSource {
             return
         }
         if !certain, !stopPipe.isSignalled {
-            service.post(.note("no certain orientation in \(samples) sample(s) of \(reader.displayName): were they all in motion, or not in m/s²?"))
+            service.post(
+                .note("no certain orientation in \(samples) sample(s) of \(reader.displayName): were they all in motion, or not in m/s²?"))
         }
         service.finish(.completed)
     }

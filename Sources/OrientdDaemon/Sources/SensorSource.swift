@@ -14,41 +14,45 @@ public struct SensorSource: SampleSource {
     public var name: String { reader.configuration.device ?? "the display accelerometer" }
 
     public func start(into service: SharedService) {
-        reader.start({ event in
-            switch event {
-            case .sample(let sample):
-                service.process(sample)
-            case .attached(let info):
-                service.attach(
-                    source: info.candidate.id, mountMatrix: info.mountMatrix,
-                    line: SensorEventLine.attached(info, time: service.withService { $0.pipeline.lastTime }))
-                service.post(.note("reading \(info.candidate.id) (\(info.candidate.name ?? "unnamed")), \(info.readPath.rawValue)"))
-                service.post(.opened("reading \(info.candidate.id), \(info.readPath.rawValue)"))
-            case .lost(let device, let reason):
-                service.post(.line(SensorEventLine.lost(device: device, reason: reason, time: service.withService { $0.pipeline.lastTime })))
-                service.post(.warning("\(device) lost: \(reason); waiting for it to return"))
-                service.post(.waiting("\(device) lost; waiting for it to return"))
-            case .stalled(let device, let seconds):
-                let time = service.withService { $0.pipeline.lastTime }
-                service.post(.line(SensorEventLine.stalled(device: device, seconds: seconds, time: time)))
-                service.post(.warning("\(device) has sent nothing for \(JSONLineWriter.number(seconds, decimals: 1)) s; still waiting for it"))
-                service.post(.waiting("\(device) stalled"))
-            case .resumed(let device, let seconds):
-                let time = service.withService { $0.pipeline.lastTime }
-                service.post(.line(SensorEventLine.resumed(device: device, afterSeconds: seconds, time: time)))
-                service.post(.note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s"))
-                service.post(.opened("reading \(device)"))
-            case .waiting(let message):
-                service.post(.note(message))
-                service.post(.waiting(message))
-            case .warning(let message):
-                service.post(.warning(message))
-            case .failed(let message):
-                service.finish(.failed(status: 69, message: message))  // EX_UNAVAILABLE
-            }
-        }, finished: {
-            service.finish(.completed)
-        })
+        reader.start(
+            { event in
+                switch event {
+                case .sample(let sample):
+                    service.process(sample)
+                case .attached(let info):
+                    service.attach(
+                        source: info.candidate.id, mountMatrix: info.mountMatrix,
+                        line: SensorEventLine.attached(info, time: service.withService { $0.pipeline.lastTime }))
+                    service.post(.note("reading \(info.candidate.id) (\(info.candidate.name ?? "unnamed")), \(info.readPath.rawValue)"))
+                    service.post(.opened("reading \(info.candidate.id), \(info.readPath.rawValue)"))
+                case .lost(let device, let reason):
+                    service.post(
+                        .line(SensorEventLine.lost(device: device, reason: reason, time: service.withService { $0.pipeline.lastTime })))
+                    service.post(.warning("\(device) lost: \(reason); waiting for it to return"))
+                    service.post(.waiting("\(device) lost; waiting for it to return"))
+                case .stalled(let device, let seconds):
+                    let time = service.withService { $0.pipeline.lastTime }
+                    service.post(.line(SensorEventLine.stalled(device: device, seconds: seconds, time: time)))
+                    service.post(
+                        .warning("\(device) has sent nothing for \(JSONLineWriter.number(seconds, decimals: 1)) s; still waiting for it"))
+                    service.post(.waiting("\(device) stalled"))
+                case .resumed(let device, let seconds):
+                    let time = service.withService { $0.pipeline.lastTime }
+                    service.post(.line(SensorEventLine.resumed(device: device, afterSeconds: seconds, time: time)))
+                    service.post(.note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s"))
+                    service.post(.opened("reading \(device)"))
+                case .waiting(let message):
+                    service.post(.note(message))
+                    service.post(.waiting(message))
+                case .warning(let message):
+                    service.post(.warning(message))
+                case .failed(let message):
+                    service.finish(.failed(status: 69, message: message))  // EX_UNAVAILABLE
+                }
+            },
+            finished: {
+                service.finish(.completed)
+            })
     }
 
     public func stop() { reader.stop() }

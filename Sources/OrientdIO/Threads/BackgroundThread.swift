@@ -2,7 +2,7 @@ import Synchronization
 import SystemPackage
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Starts a detached POSIX thread. orientd's blocking C reads (udev, IIO buffers) each
@@ -17,11 +17,13 @@ public enum BackgroundThread {
     public static func start(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
-        let r = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
+        let r = pthread_create(
+            &thread, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                box.body()
+                return nil
+            }, box)
         if r != 0 {
             Unmanaged<Box>.fromOpaque(box).release()
             body()  // cannot happen short of resource exhaustion; run inline rather than lose it

@@ -2,7 +2,7 @@ import CIIO
 import OrientdCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An open libiio context: the local machine's IIO devices, or a remote board's through

@@ -1,7 +1,7 @@
 import CIIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A failed libiio call, as a value: what was attempted, on what, and the errno.

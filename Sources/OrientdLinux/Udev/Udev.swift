@@ -1,7 +1,7 @@
 import CUdev
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why libudev could not do something.

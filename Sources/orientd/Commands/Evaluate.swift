@@ -31,7 +31,9 @@ struct Evaluate: ParsableCommand {
     @Flag(
         help: ArgumentHelp(
             "Print figures instead of violations: for the device pose and the screen, per recording and in total.",
-            discussion: "holds, missed holds, median and 95th-percentile latency, accuracy (share of held samples right), and spurious changes per hour of held time."))
+            discussion:
+                "holds, missed holds, median and 95th-percentile latency, accuracy (share of held samples right), and spurious changes per hour of held time."
+        ))
     var table = false
 
     @OptionGroup(title: "Screen orientation") var policy: PolicyOptions
@@ -54,7 +56,9 @@ struct Evaluate: ParsableCommand {
                     let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
                     made.warnings.forEach { diagnostics.warning($0) }
                     return made.pipeline
-                } warning: { diagnostics.warning($0.description) }
+                } warning: {
+                    diagnostics.warning($0.description)
+                }
             } catch {
                 print("ERROR \(path): \(error)")
                 failures += 1

@@ -100,10 +100,14 @@ struct List: ParsableCommand {
             print("    read              \(info.readPath.rawValue)")
             print("    mount matrix      \(info.mountMatrix) (\(info.mountMatrixSource.rawValue))")
             let s = info.calibration.scale
-            print("    scale             \(s.x == s.y && s.y == s.z ? "\(s.x)" : "\(s.x), \(s.y), \(s.z)") m/s² per count (\(info.calibration.scaleSource))")
+            print(
+                "    scale             \(s.x == s.y && s.y == s.z ? "\(s.x)" : "\(s.x), \(s.y), \(s.z)") m/s² per count (\(info.calibration.scaleSource))"
+            )
             let o = info.calibration.offset
             print("    offset            \(o == .zero ? "0" : "\(o.x), \(o.y), \(o.z)") (\(info.calibration.offsetSource))")
-            print("    sampling          \(info.samplingFrequency.map { "\($0) Hz" } ?? "not given")\(info.samplingFrequencyAvailable.map { " (offers \($0))" } ?? "")")
+            print(
+                "    sampling          \(info.samplingFrequency.map { "\($0) Hz" } ?? "not given")\(info.samplingFrequencyAvailable.map { " (offers \($0))" } ?? "")"
+            )
             print("    path              \(info.location)")
             for issue in info.issues { print("    warning           \(issue)") }
         }

@@ -21,10 +21,14 @@ struct Record: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Stop after this many seconds (default: until interrupted).", discussion: "Example: --seconds 30", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Stop after this many seconds (default: until interrupted).", discussion: "Example: --seconds 30", valueName: "seconds"))
     var seconds: Double?
 
-    @Option(help: ArgumentHelp("A description for the header.", discussion: "Example: --description 'turned to landscape on a train'", valueName: "text"))
+    @Option(
+        help: ArgumentHelp(
+            "A description for the header.", discussion: "Example: --description 'turned to landscape on a train'", valueName: "text"))
     var description: String?
 
     @OptionGroup(title: "Sensor") var sensor: SensorOptions
@@ -39,15 +43,17 @@ struct Record: ParsableCommand {
         // Blocked before the reader's thread starts (it inherits the mask), so Ctrl-C
         // ends the recording here, between two whole lines.
         let signals = try SignalDescriptor([SIGINT, SIGTERM])
-        let recorder = try Recorder(seconds: seconds, header: { info in
-            var header = RecordingHeader()
-            header[RecordingHeader.Key.rate] = info.samplingFrequency.map { "\($0)" } ?? "\(sensor.rate)"
-            header[RecordingHeader.Key.mountMatrix] = info.mountMatrix.description
-            header[RecordingHeader.Key.device] = "\(info.candidate.id) \(info.candidate.name ?? "")"
-            header["read"] = info.readPath.rawValue
-            header[RecordingHeader.Key.description] = description ?? "recorded by orientd \(Orientd.version)"
-            return header.text
-        })
+        let recorder = try Recorder(
+            seconds: seconds,
+            header: { info in
+                var header = RecordingHeader()
+                header[RecordingHeader.Key.rate] = info.samplingFrequency.map { "\($0)" } ?? "\(sensor.rate)"
+                header[RecordingHeader.Key.mountMatrix] = info.mountMatrix.description
+                header[RecordingHeader.Key.device] = "\(info.candidate.id) \(info.candidate.name ?? "")"
+                header["read"] = info.readPath.rawValue
+                header[RecordingHeader.Key.description] = description ?? "recorded by orientd \(Orientd.version)"
+                return header.text
+            })
         let reader = try SensorReader(configuration: sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: false))
         reader.start({ recorder.handle($0) }, finished: { recorder.done.signal() })
         var fds = [

@@ -30,13 +30,20 @@ struct Replay: ParsableCommand {
     @Argument(help: ArgumentHelp("The recording to play; '-' reads standard input.", valueName: "recording"))
     var path: String
 
-    @Flag(help: ArgumentHelp("Play as fast as possible instead of at the recorded pace.", discussion: "Example: orientd replay --fast rec.csv | jq -c ."))
+    @Flag(
+        help: ArgumentHelp(
+            "Play as fast as possible instead of at the recorded pace.", discussion: "Example: orientd replay --fast rec.csv | jq -c ."))
     var fast = false
 
-    @Option(help: ArgumentHelp("Play this many times faster than recorded.", discussion: "Example: --speed 4 plays a minute in 15 s.", valueName: "factor"))
+    @Option(
+        help: ArgumentHelp(
+            "Play this many times faster than recorded.", discussion: "Example: --speed 4 plays a minute in 15 s.", valueName: "factor"))
     var speed: Double = 1
 
-    @Flag(help: ArgumentHelp("Stop at the first warning (exit status 65), for checking recordings.", discussion: "Example: orientd replay --fast --strict mine.csv > /dev/null && echo clean"))
+    @Flag(
+        help: ArgumentHelp(
+            "Stop at the first warning (exit status 65), for checking recordings.",
+            discussion: "Example: orientd replay --fast --strict mine.csv > /dev/null && echo clean"))
     var strict = false
 
     @OptionGroup(title: "Screen orientation") var policy: PolicyOptions

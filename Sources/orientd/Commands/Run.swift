@@ -1,7 +1,7 @@
 import ArgumentParser
 import OrientdCore
-import OrientdIO
 import OrientdDaemon
+import OrientdIO
 import OrientdLinux
 
 struct Run: ParsableCommand {
@@ -28,7 +28,9 @@ struct Run: ParsableCommand {
             """
     )
 
-    @Flag(help: ArgumentHelp("Wait for an accelerometer to appear instead of failing when there is none.", discussion: "Example: orientd run --wait"))
+    @Flag(
+        help: ArgumentHelp(
+            "Wait for an accelerometer to appear instead of failing when there is none.", discussion: "Example: orientd run --wait"))
     var wait = false
 
     @OptionGroup(title: "Configuration") var configurationFile: ConfigurationOption

@@ -134,7 +134,9 @@ enum ConfigurationSettings {
             if n < 0 { return .failure(ReadFailure(message: "cannot read: \(String(cString: strerror(errno)))", missing: false)) }
             if n == 0 { break }
             bytes += chunk[0..<n]
-            if bytes.count > 1 << 20 { return .failure(ReadFailure(message: "larger than 1 MiB: not a configuration file", missing: false)) }
+            if bytes.count > 1 << 20 {
+                return .failure(ReadFailure(message: "larger than 1 MiB: not a configuration file", missing: false))
+            }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(ReadFailure(message: "not UTF-8 text", missing: false))

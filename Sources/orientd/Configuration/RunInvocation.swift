@@ -24,11 +24,14 @@ struct RunInvocation {
         } else {
             userArguments = []
         }
-        if userArguments.contains("-h") || userArguments.contains("--help") { configurationPath = nil; return }
+        if userArguments.contains("-h") || userArguments.contains("--help") {
+            configurationPath = nil
+            return
+        }
         switch ConfigurationSettings.path(in: userArguments) {
         case nil:
             configurationPath = nil
-        case let (path, explicit)?:
+        case (let path, let explicit)?:
             configurationPath = explicit || access(path, F_OK) == 0 ? path : nil
         }
     }

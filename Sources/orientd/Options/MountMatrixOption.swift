@@ -6,7 +6,8 @@ struct MountMatrixOption: ParsableArguments {
         name: .customLong("mount-matrix"),
         help: ArgumentHelp(
             "Override the sensor's mount matrix (rows separated by ';').",
-            discussion: "Applied as corrected = M · raw, row i giving axis i, as in systemd's hwdb. Example: --mount-matrix '0, -1, 0; -1, 0, 0; 0, 0, 1'",
+            discussion:
+                "Applied as corrected = M · raw, row i giving axis i, as in systemd's hwdb. Example: --mount-matrix '0, -1, 0; -1, 0, 0; 0, 0, 1'",
             valueName: "matrix"))
     var text: String?
 

@@ -26,7 +26,8 @@ struct PolicyOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The panel's natural orientation: portrait or landscape (default: the recording's 'natural' header, else portrait).",
-            discussion: "Most 2-in-1s and large tablets are naturally landscape. It changes the W3C names only, not the angles. Example: --natural landscape",
+            discussion:
+                "Most 2-in-1s and large tablets are naturally landscape. It changes the W3C names only, not the angles. Example: --natural landscape",
             valueName: "portrait|landscape"))
     var natural: NaturalOrientation?
 
