@@ -191,13 +191,18 @@ struct ReadLoop {
                 info.readPath = .polled
             }
         }
+        // The polled path's files are open before `attached` is said, so whoever sees it
+        // sees the reader as it will stay (the hot-plug test counts descriptors then).
+        let axes = reader == nil ? PolledAxes.open(device, syspath: found.udev?.syspath) : nil
         for issue in info.issues { emit(.warning(issue.description)) }
         emit(.attached(info))
         let reason: String? =
             if let reader {
                 readBuffered(reader, info: info)
+            } else if let axes {
+                readPolled(axes, device: device, info: info)
             } else {
-                readPolled(device, info: info, syspath: found.udev?.syspath)
+                "\(device.id) has no accel_x, accel_y and accel_z channels"
             }
         if let reason { emit(.lost(device: id, reason: reason)) }
         return true
@@ -225,10 +230,7 @@ struct ReadLoop {
 
     /// Polls `in_accel_{x,y,z}_raw` at the configured rate against absolute deadlines.
     /// Returns why it stopped (nil: asked to stop).
-    mutating func readPolled(_ device: IIODevice, info: AccelerometerInfo, syspath: String?) -> String? {
-        guard let axes = PolledAxes.open(device, syspath: syspath) else {
-            return "\(device.id) has no accel_x, accel_y and accel_z channels"
-        }
+    mutating func readPolled(_ axes: PolledAxes, device: IIODevice, info: AccelerometerInfo) -> String? {
         defer { axes.close() }
         let interval = 1 / max(configuration.rate, 0.1)
         var deadline = ReadLoop.monotonic()
