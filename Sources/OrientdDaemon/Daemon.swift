@@ -42,18 +42,16 @@ public final class Daemon {
     private let listener: UnixListener?
     private let hooks: HookRunner
     private let shared: SharedService
-    private let output: Endpoint
+    private let subscribers: Subscribers
     private let notifier = ServiceNotifier()
     private var notifiedReady = false
     private var nextWatchdog: Double?
     /// What STATUS= says about the source, before the orientation.
     private var sourceStatus = "starting"
-    private var clients: [Endpoint] = []
-    private var clientSerial = 0
     private let started = Pacer.monotonicNow()
     private var sourceName = ""
-    /// Why the loop ends, and the exit status.
-    private var ending: (status: Int32, note: String?)?
+    /// Set once; the loop ends when it is.
+    private var ending: Ending?
 
     /// Sets up what must exist before any thread starts: the blocked signals (threads
     /// inherit the mask) and the socket (created under a tightened umask, which is
@@ -61,11 +59,12 @@ public final class Daemon {
     public init(configuration: Configuration, service: OrientationService, ready: Bool, diagnostics: Diagnostics) throws(DaemonError) {
         self.configuration = configuration
         self.diagnostics = diagnostics
+        let shared: SharedService
         do {
             signals = try SignalDescriptor([SIGTERM, SIGINT, SIGHUP])
             shared = try SharedService(service: service, ready: ready)
         } catch {
-            throw DaemonError(status: 71, message: "cannot set up the control loop: \(error)")  // EX_OSERR
+            throw DaemonError(status: .systemError, message: "cannot set up the control loop: \(error)")
         }
         signal(SIGPIPE, SIG_IGN)
         Self.raiseDescriptorLimit()
@@ -73,13 +72,16 @@ public final class Daemon {
             do {
                 listener = try UnixListener(path: path, mode: configuration.socketMode, group: configuration.socketGroup)
             } catch {
-                throw DaemonError(status: 73, message: error.description)  // EX_CANTCREAT
+                throw DaemonError(status: .cannotCreate, message: error.description)
             }
         } else {
             listener = nil
         }
         hooks = HookRunner(commands: configuration.hooks, timeout: configuration.hookTimeout)
-        output = Self.standardStreams(configuration)
+        self.shared = shared
+        subscribers = Subscribers(
+            standard: Self.standardStreams(configuration), maximumClients: configuration.maximumClients, diagnostics: diagnostics,
+            currentState: { shared.withService { ($0.pipeline.lastTime, $0.pipeline.current) } })
     }
 
     /// What a configuration reload can change without a restart.
@@ -112,7 +114,7 @@ public final class Daemon {
     }
 
     public struct DaemonError: Error, CustomStringConvertible {
-        public var status: Int32
+        public var status: ExitStatus
         public var message: String
         public var description: String { message }
     }
@@ -145,13 +147,14 @@ public final class Daemon {
 
     /// Restores what `init` changed for the process: standard output's flags.
     private func restoreStandardStreams() {
+        let output = subscribers.standard
         if !output.blockingWrites { _ = fcntl(1, F_SETFL, fcntl(1, F_GETFL) & ~O_NONBLOCK) }
         if let fd = output.readDescriptor { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
     }
 
     /// Runs until the source ends, a signal, or standard output's reader leaves;
     /// returns the exit status.
-    public func run(source: some SampleSource) -> Int32 {
+    public func run(source: some SampleSource) -> ExitStatus {
         sourceName = source.name
         if let interval = notifier.watchdogInterval {
             notifier.watchdog()
@@ -167,7 +170,7 @@ public final class Daemon {
             waitAndServe()
         }
         finishUp()
-        return ending?.status ?? 0
+        return ending?.status ?? .success
     }
 
     // MARK: The loop
@@ -186,6 +189,7 @@ public final class Daemon {
             fds.append(pollfd(fd: fd, events: Int16(events), revents: 0))
             slots.append(slot)
         }
+        let output = subscribers.standard
         let holdingBack = output.policy == .backpressure && output.output.count >= OutboundBuffer.defaultLimit
         if !holdingBack { watch(shared.wake.descriptor, POLLIN, .wake) }
         watch(signals.descriptor, POLLIN, .signals)
@@ -195,8 +199,8 @@ public final class Daemon {
         // A pipe's write end reports POLLERR when its reader closes it: watched even with
         // nothing to write, so a run whose consumer left stops at once (and the sensor with
         // it) instead of at its next event.
-        if !output.blockingWrites && !output.closed { watch(1, output.wantsWriteReadiness ? POLLOUT : 0, .standardOutput) }
-        for client in clients {
+        if !output.blockingWrites && !output.isClosed { watch(1, output.wantsWriteReadiness ? POLLOUT : 0, .standardOutput) }
+        for client in subscribers.clients {
             if ready, let fd = client.readDescriptor { watch(fd, POLLIN, .clientRead(client)) }
             if client.wantsWriteReadiness { watch(client.writeDescriptor, POLLOUT, .clientWrite(client)) }
         }
@@ -215,17 +219,16 @@ public final class Daemon {
             switch slot {
             case .wake: wokeForEvents = true
             case .signals: handleSignals()
-            case .listener: acceptClients()
+            case .listener: if let listener { subscribers.accept(from: listener) }
             case .standardInput: readCommands(from: output)
             case .standardOutput:
                 if pfd.revents & Int16(POLLERR | POLLHUP) != 0 && output.output.isEmpty {
-                    ending = ending ?? (0, "standard output was closed by its reader; stopping")
-                    output.closed = true
+                    subscribers.standardOutputHungUp()
                 } else {
-                    flush(output)
+                    subscribers.flush(output)
                 }
             case .clientRead(let client): readCommands(from: client)
-            case .clientWrite(let client): flush(client)
+            case .clientWrite(let client): subscribers.flush(client)
             case .hook: break
             }
         }
@@ -238,19 +241,14 @@ public final class Daemon {
             notifier.watchdog()
             nextWatchdog = Pacer.monotonicNow() + interval
         }
-        clients.removeAll { client in
-            if client.closed || (client.closeWhenFlushed && client.output.isEmpty) {
-                client.closeDescriptors()
-                return true
-            }
-            return false
-        }
+        subscribers.removeFinished()
+        if ending == nil, let outputEnding = subscribers.standardOutputEnding { ending = outputEnding }
         if ending == nil, let end = shared.end, shared.outboxCount == 0 {
             switch end {
-            case .completed: ending = (0, nil)
+            case .completed: ending = .sourceEnded(.success)
             case .failed(let status, let message):
                 diagnostics.error(message)
-                ending = (status, nil)
+                ending = .sourceEnded(status)
             }
         }
     }
@@ -262,7 +260,7 @@ public final class Daemon {
                 reloadConfiguration()
             default:
                 let name = number == SIGINT ? "SIGINT" : "SIGTERM"
-                ending = (0, "\(name): stopping")
+                ending = .signalled(name)
                 let time = shared.withService { $0.pipeline.lastTime }
                 broadcast(StoppingEvent.line(time: time, reason: name))
             }
@@ -334,78 +332,9 @@ public final class Daemon {
         broadcast(HooksEvent.line(time: time, screen: screen, results: report.results))
     }
 
-    /// Sends a line to every subscriber.
-    private func broadcast(_ line: [UInt8]) {
-        send(line, to: output)
-        for client in clients where client.subscribed && !client.closed {
-            send(line, to: client)
-        }
-    }
-
-    private func send(_ line: [UInt8], to endpoint: Endpoint) {
-        if endpoint.droppedBytes > 0 {
-            endpoint.droppedBytes += line.count
-            return
-        }
-        if !endpoint.output.enqueue(line) {
-            switch endpoint.policy {
-            case .disconnect:
-                diagnostics.warning("\(endpoint.name) stopped reading (\(endpoint.output.count) bytes waiting); disconnected")
-                endpoint.closed = true
-                return
-            case .resync, .backpressure:
-                endpoint.droppedBytes = endpoint.output.removeAll() + line.count
-                diagnostics.warning("\(endpoint.name) is not keeping up; events dropped until it reads again")
-            }
-        }
-        flush(endpoint)
-    }
-
-    private func flush(_ endpoint: Endpoint) {
-        switch endpoint.flush() {
-        case .ok:
-            if endpoint.output.isEmpty, endpoint.droppedBytes > 0 {
-                // Caught up after an overflow: say so, and give the current state.
-                let (time, current) = shared.withService { ($0.pipeline.lastTime, $0.pipeline.current) }
-                let dropped = endpoint.droppedBytes
-                endpoint.droppedBytes = 0
-                _ = endpoint.output.enqueue(OverflowEvent.line(time: time, droppedBytes: dropped))
-                if let current { _ = endpoint.output.enqueue(current.jsonLine) }
-                _ = endpoint.flush()
-            }
-        case .gone:
-            if endpoint === output {
-                ending = ending ?? (0, "standard output was closed by its reader; stopping")
-            }
-            endpoint.closed = true
-        case .failed(let error):
-            if endpoint === output {
-                diagnostics.error("cannot write to standard output: \(error)")
-                ending = ending ?? (74, nil)  // EX_IOERR
-            }
-            endpoint.closed = true
-        }
-    }
+    private func broadcast(_ line: [UInt8]) { subscribers.broadcast(line) }
 
     // MARK: Commands in
-
-    private func acceptClients() {
-        guard let listener else { return }
-        while let fd = listener.accept() {
-            clientSerial += 1
-            let client = Endpoint(
-                name: "client \(clientSerial)", origin: "socket", read: fd, write: fd, isSocket: true,
-                blockingWrites: false, policy: .disconnect, subscribed: false)
-            if clients.count >= configuration.maximumClients {
-                _ = client.output.enqueue(
-                    ControlReply.failure(command: "error", message: "too many clients (\(configuration.maximumClients)); try again later"))
-                _ = client.flush()
-                client.closeDescriptors()
-                continue
-            }
-            clients.append(client)
-        }
-    }
 
     private func readCommands(from endpoint: Endpoint) {
         guard let bytes = endpoint.receive() else {
@@ -415,8 +344,7 @@ public final class Daemon {
                     ControlReply.failure(command: "error", message: "incomplete request at end of input (no newline); ignored"),
                     to: endpoint)
             }
-            endpoint.readDescriptor = nil
-            if endpoint.isSocket && !endpoint.subscribed { endpoint.closeWhenFlushed = true }
+            endpoint.stopReading(keepingSubscription: true)
             return
         }
         for item in endpoint.framer.append(bytes) {
@@ -456,16 +384,10 @@ public final class Daemon {
 
     private func stopReading(_ endpoint: Endpoint, why: String) {
         diagnostics.warning("\(endpoint.name) \(why); no longer reading it")
-        endpoint.readDescriptor = nil
-        if endpoint.isSocket { endpoint.closeWhenFlushed = true }
+        endpoint.stopReading()
     }
 
-    /// A reply goes the way of events: a socket client that does not read is disconnected
-    /// by the same bound; on an output that is dropping (it fell behind), the reply is
-    /// dropped too and counted in the `overflow` event that follows, with the state.
-    private func reply(_ line: [UInt8], to endpoint: Endpoint) {
-        send(line, to: endpoint)
-    }
+    private func reply(_ line: [UInt8], to endpoint: Endpoint) { subscribers.send(line, to: endpoint) }
 
     private func execute(_ command: ControlCommand, for endpoint: Endpoint) {
         switch command {
@@ -486,14 +408,13 @@ public final class Daemon {
             reply(ControlReply.success("monitor"), to: endpoint)
             if !endpoint.subscribed {
                 endpoint.subscribed = true
-                if let current = shared.withService({ $0.pipeline.current }) { send(current.jsonLine, to: endpoint) }
+                if let current = shared.withService({ $0.pipeline.current }) { subscribers.send(current.jsonLine, to: endpoint) }
             }
         case .help:
             reply(ControlReply.success("help") { $0.add("commands", strings: ControlReply.helpLines) }, to: endpoint)
         case .quit:
             reply(ControlReply.success("quit"), to: endpoint)
-            endpoint.readDescriptor = nil
-            if endpoint.isSocket { endpoint.closeWhenFlushed = true }
+            endpoint.stopReading()
         }
     }
 
@@ -518,8 +439,8 @@ public final class Daemon {
                 json.add("natural", service.pipeline.natural.rawValue)
                 json.add("time", service.pipeline.lastTime)
                 json.add("source", service.source ?? sourceName)
-                json.add("clients", clients.count)
-                json.add("subscribers", clients.filter(\.subscribed).count)
+                json.add("clients", subscribers.clients.count)
+                json.add("subscribers", subscribers.subscriberCount)
                 json.add("hooks", hooks.commands.count)
                 json.add("socket", listener?.path)
                 json.add("state", configuration.stateFile?.path)
@@ -542,7 +463,7 @@ public final class Daemon {
     /// Delivers what is left: the last events, the running hooks (a replay's end waits
     /// for them; a signal ends them), and what the readers have not read yet.
     private func finishUp() {
-        let signalled = ending?.note?.hasPrefix("SIG") ?? false
+        let signalled = ending?.isSignal ?? false
         notifier.stopping(status: ending?.note ?? "stopping")
         broadcastOutbox()
         if signalled {
@@ -557,21 +478,7 @@ public final class Daemon {
         }
         // Standard output of a replay gets everything; sockets get what they take within
         // a moment.
-        let giveUp = Pacer.monotonicNow() + (signalled ? 0.05 : 2)
-        while Pacer.monotonicNow() < giveUp {
-            let pending = ([output] + clients).filter { !$0.closed && !$0.output.isEmpty && !$0.blockingWrites }
-            if pending.isEmpty { break }
-            var fds = pending.map { pollfd(fd: $0.writeDescriptor, events: Int16(POLLOUT), revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), 50)
-            pending.forEach { flush($0) }
-        }
-        if output.policy == .backpressure && !output.closed && !output.output.isEmpty {
-            // Every event of a replay reaches its reader, however slow.
-            _ = fcntl(1, F_SETFL, fcntl(1, F_GETFL) & ~O_NONBLOCK)
-            flush(output)
-        }
-        clients.forEach { $0.closeDescriptors() }
-        clients = []
+        subscribers.drain(for: signalled ? 0.05 : 2)
         if let note = ending?.note { diagnostics.note(note) }
         diagnostics.summarise()
     }

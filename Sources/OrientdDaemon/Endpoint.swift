@@ -35,13 +35,27 @@ final class Endpoint {
     var framer = LineFramer()
     var output: OutboundBuffer
     var subscribed: Bool
-    /// Bytes dropped under `.resync`, announced when the reader catches up.
-    var droppedBytes = 0
-    /// Close once the output is written (after `quit` or a refused input).
-    var closeWhenFlushed = false
-    /// Close now: the peer is gone or fell too far behind.
-    var closed = false
+    var connection = Connection.open
+    var delivery = Delivery.inStep
     var consecutiveBadRequests = 0
+
+    /// Where the connection stands.
+    enum Connection: Equatable {
+        case open
+        /// Close once what is queued is written (after `quit`, or a refused input).
+        case closingWhenFlushed
+        /// Close now: the peer is gone or fell too far behind.
+        case closed
+    }
+
+    /// Whether the reader gets every line.
+    enum Delivery: Equatable {
+        case inStep
+        /// It fell behind (`.resync`, or `.backpressure` past its buffer): lines are
+        /// dropped and counted until it has read what was queued; then an `overflow` event
+        /// says how many bytes it missed, and the current state follows.
+        case dropping(bytes: Int)
+    }
 
     init(
         name: String, origin: String, read: Int32?, write: Int32, isSocket: Bool, blockingWrites: Bool,
@@ -101,6 +115,25 @@ final class Endpoint {
     }
 
     var wantsWriteReadiness: Bool { !output.isEmpty && !blockingWrites }
+
+    var isClosed: Bool { connection == .closed }
+
+    /// Closed, or closing and with nothing left to write: its descriptors can go.
+    var isFinished: Bool {
+        switch connection {
+        case .open: false
+        case .closingWhenFlushed: output.isEmpty
+        case .closed: true
+        }
+    }
+
+    /// Reads no more requests. A socket client is closed once its replies are written,
+    /// unless `keepingSubscription` and it subscribed: a client that closes its sending
+    /// side after `monitor` still gets the events.
+    func stopReading(keepingSubscription: Bool = false) {
+        readDescriptor = nil
+        if isSocket, connection == .open, !(keepingSubscription && subscribed) { connection = .closingWhenFlushed }
+    }
 
     func closeDescriptors() {
         if isSocket {

@@ -31,7 +31,7 @@ public final class SharedService: Sendable {
         /// The recording ended.
         case completed
         /// Nothing more can come; the command exits with `status` after `message`.
-        case failed(status: Int32, message: String)
+        case failed(status: ExitStatus, message: String)
     }
 
     public init(service: OrientationService, ready: Bool) throws(Errno) {

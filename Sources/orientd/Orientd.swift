@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import OrientdCore
 import OrientdIO
 
 @main
@@ -45,7 +46,7 @@ struct Orientd: ParsableCommand {
             let diagnostics = Diagnostics()
             issues.list.forEach { diagnostics.error($0.description) }
             diagnostics.note("'orientd config check \(invocation.configurationPath ?? "")' checks the file; --no-config ignores it")
-            Glibc.exit(78)  // EX_CONFIG
+            Glibc.exit(ExitStatus.configuration.rawValue)
         }
     }
 }

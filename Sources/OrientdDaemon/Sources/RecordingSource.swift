@@ -33,9 +33,9 @@ public struct RecordingSource: SampleSource {
 
     /// A failure the replay command turns into its exit status.
     public struct Failure: Error {
-        public var status: Int32
+        public var status: ExitStatus
         public var message: String
-        public init(status: Int32, message: String) {
+        public init(status: ExitStatus, message: String) {
             self.status = status
             self.message = message
         }
@@ -53,7 +53,7 @@ public struct RecordingSource: SampleSource {
         do {
             reader = try RecordingReader(path: path, mountMatrixOverridden: mountMatrixOverridden)
         } catch {
-            service.finish(.failed(status: 66, message: error.description))  // EX_NOINPUT
+            service.finish(.failed(status: .noInput, message: error.description))
             return
         }
         defer { reader.close() }
@@ -71,7 +71,7 @@ public struct RecordingSource: SampleSource {
                     service.post(.opened("replaying \(reader.displayName)"))
                 case .warning(let issue):
                     service.post(.warning(issue.description))
-                    if strict { throw Failure(status: 65, message: "stopped at the first warning (--strict)") }
+                    if strict { throw Failure(status: .dataError, message: "stopped at the first warning (--strict)") }
                 case .sample(let sample, _):
                     samples += 1
                     if speed != nil {
@@ -87,13 +87,13 @@ public struct RecordingSource: SampleSource {
             service.finish(.failed(status: failure.status, message: failure.message))
             return
         } catch let issue as InputIssue {
-            service.finish(.failed(status: 65, message: issue.description))  // EX_DATAERR
+            service.finish(.failed(status: .dataError, message: issue.description))
             return
         } catch let error as RecordingReader.OpenError {
-            service.finish(.failed(status: 66, message: error.description))
+            service.finish(.failed(status: .noInput, message: error.description))
             return
         } catch {
-            service.finish(.failed(status: 65, message: "\(error)"))
+            service.finish(.failed(status: .dataError, message: "\(error)"))
             return
         }
         if !certain, !stopPipe.isSignalled {

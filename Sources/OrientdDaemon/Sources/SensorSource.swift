@@ -47,7 +47,7 @@ public struct SensorSource: SampleSource {
                 case .warning(let message):
                     service.post(.warning(message))
                 case .failed(let message):
-                    service.finish(.failed(status: 69, message: message))  // EX_UNAVAILABLE
+                    service.finish(.failed(status: .unavailable, message: message))
                 }
             },
             finished: {

@@ -29,7 +29,7 @@ struct Config: ParsableCommand {
             let path = path ?? ConfigurationSettings.path(in: [])?.path ?? ConfigurationSettings.defaultPath
             if case .failure(let failure) = ConfigurationSettings.readText(path) {
                 Diagnostics().error("\(path): \(failure.message)")
-                throw ExitCode(66)  // EX_NOINPUT
+                throw ExitCode(ExitStatus.noInput)
             }
             switch ConfigurationSettings.load(path) {
             case .success(let loaded):
@@ -37,7 +37,7 @@ struct Config: ParsableCommand {
             case .failure(let issues):
                 let diagnostics = Diagnostics(warningLimit: .max)
                 issues.list.forEach { diagnostics.error($0.description) }
-                throw ExitCode(78)  // EX_CONFIG
+                throw ExitCode(ExitStatus.configuration)
             }
         }
     }
@@ -59,7 +59,7 @@ struct Config: ParsableCommand {
             case .failure(let issues):
                 let diagnostics = Diagnostics(warningLimit: .max)
                 issues.list.forEach { diagnostics.error($0.description) }
-                throw ExitCode(78)
+                throw ExitCode(ExitStatus.configuration)
             }
         }
 

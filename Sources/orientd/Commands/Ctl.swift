@@ -49,7 +49,7 @@ struct Ctl: ParsableCommand {
                 throw ControlConnection.failure("\(client.path): the daemon closed the connection without a reply")
             }
             try EventOutput().write(line)
-            guard ReplyStatus(line: line)?.ok == true else { throw ExitCode(1) }
+            guard ReplyStatus(line: line)?.ok == true else { throw ExitCode(ExitStatus.failure) }
         } catch let error as Errno {
             throw ControlConnection.failure("\(client.path): \(error)")
         }
@@ -89,9 +89,9 @@ enum ControlConnection {
             if error.nobodyListening {
                 throw failure(
                     "\(error); is orientd running with a socket? (systemctl status orientd, or orientd run --socket \(path))",
-                    status: 69)
+                    status: .unavailable)
             }
-            throw failure(error.description, status: 69)
+            throw failure(error.description, status: .unavailable)
         }
     }
 
@@ -109,7 +109,7 @@ enum ControlConnection {
             guard let reply = try client.readLine(timeout: 10) else { throw failure("\(client.path): closed without a reply") }
             guard ReplyStatus(line: reply)?.ok == true else {
                 try output.write(reply)
-                throw ExitCode(1)
+                throw ExitCode(ExitStatus.failure)
             }
             while let line = try client.readLine() {
                 try output.write(line)
@@ -122,7 +122,7 @@ enum ControlConnection {
         }
     }
 
-    static func failure(_ message: String, status: Int32 = 69) -> ExitCode {
+    static func failure(_ message: String, status: ExitStatus = .unavailable) -> ExitCode {
         Diagnostics().error(message)
         return ExitCode(status)
     }

@@ -25,17 +25,14 @@ enum DaemonLauncher {
     }
 
     static func run(_ daemon: () throws(Daemon.DaemonError) -> Daemon, source: some SampleSource, diagnostics: Diagnostics) throws {
-        let status: Int32
+        let status: ExitStatus
         do {
             status = try daemon().run(source: source)
         } catch {
             diagnostics.error(error.message)
             throw ExitCode(error.status)
         }
-        if status == 69 {
-            diagnostics.note("to try orientd without a sensor, replay a recording: orientd replay Recordings/picked-up-from-table.csv")
-            diagnostics.note("to wait for a sensor to appear, use: orientd run --wait")
-        }
-        if status != 0 { throw ExitCode(status) }
+        if status == .unavailable { diagnostics.suggestWithoutSensor() }
+        if status != .success { throw ExitCode(status) }
     }
 }

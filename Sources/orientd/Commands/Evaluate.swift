@@ -92,7 +92,7 @@ struct Evaluate: ParsableCommand {
             print(FiguresTable.row(name: "total", device: totals.device, screen: totals.screen))
         }
         print("\(paths.count - failures) passed, \(failures) failed; worst latency \(Int((worst * 1000).rounded())) ms")
-        if failures > 0 { throw ExitCode(1) }
+        if failures > 0 { throw ExitCode(ExitStatus.failure) }
     }
 }
 

@@ -33,7 +33,7 @@ struct List: ParsableCommand {
             found = try discovery.find()
         } catch {
             diagnostics.error("cannot list accelerometers: \(error)")
-            throw ExitCode(69)
+            throw ExitCode(ExitStatus.unavailable)
         }
         let chosen = try? SensorChoice.choose(from: found.map(\.candidate), requested: sensor.device).get()
         var infos: [(AccelerometerInfo?, AccelerometerDiscovery.Found, String?)] = []

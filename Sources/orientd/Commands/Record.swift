@@ -72,7 +72,7 @@ private final class Recorder: Sendable {
     struct State {
         var origin: Double?
         var line: [UInt8] = []
-        var status: Int32?
+        var status: ExitStatus?
         var diagnostics = Diagnostics()
     }
 
@@ -106,7 +106,7 @@ private final class Recorder: Sendable {
                     state.origin = start
                     let t = sample.time - start
                     if let seconds, t > seconds {
-                        state.status = 0
+                        state.status = .success
                         done.signal()
                         return
                     }
@@ -114,25 +114,25 @@ private final class Recorder: Sendable {
                     writer.append(Sample(time: t, acceleration: sample.acceleration), to: &state.line)
                     try output.write(state.line)
                 case .lost, .waiting, .warning, .failed, .stalled, .resumed:
-                    try state.diagnostics.report(event)
+                    if let status = state.diagnostics.report(event) {
+                        state.status = status
+                        done.signal()
+                    }
                 }
             } catch is EventOutput.ConsumerGone {
                 state.diagnostics.note("standard output was closed by its reader; stopping")
-                state.status = 0
-                done.signal()
-            } catch let exit as ExitCode {
-                state.status = exit.rawValue
+                state.status = .success
                 done.signal()
             } catch {
                 state.diagnostics.error("\(error)")
-                state.status = 74  // EX_IOERR
+                state.status = .ioError
                 done.signal()
             }
         }
     }
 
     func finish() throws {
-        let status = state.withLock { $0.status ?? 0 }
-        if status != 0 { throw ExitCode(status) }
+        let status = state.withLock { $0.status ?? .success }
+        if status != .success { throw ExitCode(status) }
     }
 }

@@ -1,12 +1,12 @@
-import ArgumentParser
 import OrientdCore
 import OrientdIO
 import OrientdLinux
 
 extension Diagnostics {
-    /// Says on standard error what a sensor event means for people; a failure ends the
-    /// command with EX_UNAVAILABLE (69) after saying what to do instead.
-    func report(_ event: SensorEvent) throws {
+    /// Says on standard error what a sensor event means for people. Returns the status to
+    /// end the command with when the event ends it (a failure, after saying what to do
+    /// instead), nil when the command goes on.
+    func report(_ event: SensorEvent) -> ExitStatus? {
         switch event {
         case .lost(let device, let reason):
             warning("\(device) lost: \(reason); waiting for it to return")
@@ -20,11 +20,17 @@ extension Diagnostics {
             warning(message)
         case .failed(let message):
             error(message)
-            note("to try orientd without a sensor, replay a recording: orientd replay Recordings/picked-up-from-table.csv")
-            note("to wait for a sensor to appear, use: orientd run --wait")
-            throw ExitCode(69)
+            suggestWithoutSensor()
+            return .unavailable
         case .attached, .sample:
             break
         }
+        return nil
+    }
+
+    /// What to do when there is no sensor to read.
+    func suggestWithoutSensor() {
+        note("to try orientd without a sensor, replay a recording: orientd replay Recordings/picked-up-from-table.csv")
+        note("to wait for a sensor to appear, use: orientd run --wait")
     }
 }

@@ -37,14 +37,14 @@ struct Simulate: ParsableCommand {
             text = try Self.readText(scenarioPath)
         } catch {
             diagnostics.error("cannot read scenario '\(scenarioPath)': \(error)")
-            throw ExitCode(66)
+            throw ExitCode(ExitStatus.noInput)
         }
         let scenario: Scenario
         do {
             scenario = try Scenario(parsing: text, source: scenarioPath)
         } catch {
             diagnostics.error(error.description)
-            throw ExitCode(65)
+            throw ExitCode(ExitStatus.dataError)
         }
         let descriptor: FileDescriptor
         if let output {
@@ -54,7 +54,7 @@ struct Simulate: ParsableCommand {
                     permissions: [.ownerReadWrite, .groupRead, .otherRead])
             } catch {
                 diagnostics.error("cannot write '\(output)': \(error)")
-                throw ExitCode(73)  // EX_CANTCREAT
+                throw ExitCode(ExitStatus.cannotCreate)
             }
         } else {
             descriptor = .standardOutput

@@ -1,0 +1,7 @@
+import ArgumentParser
+import OrientdCore
+
+extension ExitCode {
+    /// The command ends with one of orientd's named statuses.
+    init(_ status: ExitStatus) { self.init(status.rawValue) }
+}
