@@ -7,6 +7,12 @@ import SystemPackage
 /// input and output, the control socket and its clients, the hooks and the signals, in
 /// one poll(2) loop, while the source classifies on its own thread.
 ///
+/// The daemon owns the loop and the process's life: set-up, signals and reload, systemd's
+/// notifications, and the ending. It hands each ready descriptor to the part whose job it
+/// is: `Subscribers` writes lines under each reader's overflow policy, `ControlRequests`
+/// answers requests, `HookRunner` runs the hooks; the classifier's events come from the
+/// `SharedService`'s outbox.
+///
 /// A hand-written loop rather than SwiftNIO or Swift concurrency: the daemon serves a
 /// handful of descriptors at a few events per minute, and its CPU and resident-size
 /// targets (README, "Live cost") leave no room for an event-loop group or Foundation.
@@ -43,6 +49,10 @@ public final class Daemon {
     private let hooks: HookRunner
     private let shared: SharedService
     private let subscribers: Subscribers
+    /// Made on first use: it calls back into the daemon for the outbox and the status.
+    private lazy var requests = ControlRequests(
+        shared: shared, subscribers: subscribers, stateFile: configuration.stateFile, diagnostics: diagnostics,
+        deliverOutbox: { [unowned self] in broadcastOutbox() }, statusReply: { [unowned self] in statusReply() })
     private let notifier = ServiceNotifier()
     private var notifiedReady = false
     private var nextWatchdog: Double?
@@ -220,14 +230,14 @@ public final class Daemon {
             case .wake: wokeForEvents = true
             case .signals: handleSignals()
             case .listener: if let listener { subscribers.accept(from: listener) }
-            case .standardInput: readCommands(from: output)
+            case .standardInput: requests.read(from: output)
             case .standardOutput:
                 if pfd.revents & Int16(POLLERR | POLLHUP) != 0 && output.output.isEmpty {
                     subscribers.standardOutputHungUp()
                 } else {
                     subscribers.flush(output)
                 }
-            case .clientRead(let client): readCommands(from: client)
+            case .clientRead(let client): requests.read(from: client)
             case .clientWrite(let client): subscribers.flush(client)
             case .hook: break
             }
@@ -334,103 +344,7 @@ public final class Daemon {
 
     private func broadcast(_ line: [UInt8]) { subscribers.broadcast(line) }
 
-    // MARK: Commands in
-
-    private func readCommands(from endpoint: Endpoint) {
-        guard let bytes = endpoint.receive() else {
-            // End of input. A half-written request is refused, never guessed at.
-            if endpoint.framer.hasPartialLine {
-                reply(
-                    ControlReply.failure(command: "error", message: "incomplete request at end of input (no newline); ignored"),
-                    to: endpoint)
-            }
-            endpoint.stopReading(keepingSubscription: true)
-            return
-        }
-        for item in endpoint.framer.append(bytes) {
-            switch item {
-            case .line(let text):
-                do {
-                    guard let command = try ControlCommand.parse(text, natural: shared.withService { $0.pipeline.natural }) else {
-                        continue
-                    }
-                    endpoint.consecutiveBadRequests = 0
-                    execute(command, for: endpoint)
-                } catch {
-                    refuse(ControlReply.failure(error), to: endpoint)
-                }
-            case .invalid(let reason):
-                refuse(ControlReply.failure(command: "error", message: reason), to: endpoint)
-            case .tooLong:
-                reply(
-                    ControlReply.failure(
-                        command: "error",
-                        message: "request longer than \(endpoint.framer.limit) bytes; closing"),
-                    to: endpoint)
-                stopReading(endpoint, why: "sent a request longer than \(endpoint.framer.limit) bytes")
-            }
-            if endpoint.readDescriptor == nil { break }
-        }
-    }
-
-    private func refuse(_ line: [UInt8], to endpoint: Endpoint) {
-        reply(line, to: endpoint)
-        endpoint.consecutiveBadRequests += 1
-        if endpoint.consecutiveBadRequests >= 16 {
-            reply(ControlReply.failure(command: "error", message: "16 bad requests in a row; closing"), to: endpoint)
-            stopReading(endpoint, why: "sent 16 bad requests in a row")
-        }
-    }
-
-    private func stopReading(_ endpoint: Endpoint, why: String) {
-        diagnostics.warning("\(endpoint.name) \(why); no longer reading it")
-        endpoint.stopReading()
-    }
-
-    private func reply(_ line: [UInt8], to endpoint: Endpoint) { subscribers.send(line, to: endpoint) }
-
-    private func execute(_ command: ControlCommand, for endpoint: Endpoint) {
-        switch command {
-        case .orientation, .lock, .lockCurrent, .unlock, .supported:
-            let execution = shared.withService { $0.execute(command, by: endpoint.origin) }
-            broadcastOutbox()
-            var replyLine = execution.reply
-            if execution.lockChanged, let failure = persistLock() {
-                replyLine = ControlReply.success(command.name) { json in
-                    shared.withService { ControlReply.addState(of: $0.pipeline, to: &json) }
-                    json.add("warning", failure)
-                }
-            }
-            reply(replyLine, to: endpoint)
-        case .status:
-            reply(statusReply(), to: endpoint)
-        case .monitor:
-            reply(ControlReply.success("monitor"), to: endpoint)
-            if !endpoint.subscribed {
-                endpoint.subscribed = true
-                if let current = shared.withService({ $0.pipeline.current }) { subscribers.send(current.jsonLine, to: endpoint) }
-            }
-        case .help:
-            reply(ControlReply.success("help") { $0.add("commands", strings: ControlReply.helpLines) }, to: endpoint)
-        case .quit:
-            reply(ControlReply.success("quit"), to: endpoint)
-            endpoint.stopReading()
-        }
-    }
-
-    /// Saves the lock; returns a warning when it could not be saved.
-    private func persistLock() -> String? {
-        guard let file = configuration.stateFile else { return nil }
-        let lock = shared.withService { $0.pipeline.policy.lock }
-        do {
-            try file.save(PersistedState(lock: lock))
-            return nil
-        } catch {
-            let message = "the lock applies but was not saved to \(file.path): \(error)"
-            diagnostics.warning(message)
-            return message
-        }
-    }
+    // MARK: Status
 
     private func statusReply() -> [UInt8] {
         shared.withService { service in

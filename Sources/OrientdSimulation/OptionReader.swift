@@ -48,7 +48,7 @@ struct OptionReader {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         var values: [Double] = []
         for part in parts {
-            guard let v = Quantity.metres.parse(part.trimmed), abs(v) <= limit else { break }
+            guard let v = Quantity.metres.parse(part.trimmingBlanks), abs(v) <= limit else { break }
             values.append(v)
         }
         guard parts.count == 3, values.count == 3 else {

@@ -24,13 +24,13 @@ struct ScenarioParser {
         var lastLine = 1
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
-            let content = Self.withoutComment(raw).trimmed
+            let content = Self.withoutComment(raw).trimmingBlanks
             guard !content.isEmpty else { continue }
             lastLine = number
             let firstToken = content.prefix { $0 != " " && $0 != "\t" }
             if let colon = firstToken.firstIndex(of: ":") {
                 let key = String(content[..<colon])
-                let value = content[content.index(after: colon)...].trimmed
+                let value = content[content.index(after: colon)...].trimmingBlanks
                 guard stepLines.isEmpty else {
                     throw error(number, "setting '\(key):' after the first step; settings go at the top, before 'start'")
                 }
@@ -165,7 +165,7 @@ struct ScenarioParser {
         let parts = value.split(separator: ",", omittingEmptySubsequences: false)
         var values: [Double] = []
         for part in parts {
-            guard let v = quantity.parse(part.trimmed), abs(v) <= limit else { break }
+            guard let v = quantity.parse(part.trimmingBlanks), abs(v) <= limit else { break }
             values.append(v)
         }
         guard parts.count == 3, values.count == 3 else {

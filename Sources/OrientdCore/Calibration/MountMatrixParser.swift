@@ -32,7 +32,7 @@ extension MountMatrix {
             }
             var values: [Double] = []
             for cell in cells {
-                let token = cell.trimmingSpaces
+                let token = cell.trimmingBlanks
                 guard let value = Double(token) else {
                     throw ParseError(message: "row \(index + 1) of mount matrix '\(trimmed)': '\(token)' is not a number")
                 }
@@ -44,14 +44,5 @@ extension MountMatrix {
             rows.append(Vector3(values[0], values[1], values[2]))
         }
         self.init(rows[0], rows[1], rows[2])
-    }
-}
-
-extension StringProtocol {
-    var trimmingSpaces: Substring {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return s
     }
 }

@@ -27,14 +27,14 @@ public struct ConfigurationFile: Hashable, Sendable {
         entries = []
         issues = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingBlanks()
+            let line = raw.trimmingBlanks
             if line.isEmpty || line.first == "#" { continue }
             guard let equals = line.firstIndex(of: "=") else {
                 issues.append(InputIssue(source: source, line: index + 1, message: "expected 'key = value', got '\(line)'"))
                 continue
             }
-            let key = line[..<equals].trimmingBlanks()
-            let value = line[line.index(after: equals)...].trimmingBlanks()
+            let key = String(line[..<equals].trimmingBlanks)
+            let value = String(line[line.index(after: equals)...].trimmingBlanks)
             guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0 == "-" }) else {
                 issues.append(
                     InputIssue(
@@ -43,14 +43,5 @@ public struct ConfigurationFile: Hashable, Sendable {
             }
             entries.append(Entry(key: key.lowercased(), value: value, line: index + 1))
         }
-    }
-}
-
-extension StringProtocol {
-    fileprivate func trimmingBlanks() -> String {
-        var s = Substring(self)
-        while let first = s.first, first == " " || first == "\t" || first == "\r" { s.removeFirst() }
-        while let last = s.last, last == " " || last == "\t" || last == "\r" { s.removeLast() }
-        return String(s)
     }
 }

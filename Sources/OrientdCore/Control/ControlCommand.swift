@@ -64,8 +64,7 @@ public enum ControlCommand: Hashable, Sendable {
                 message: "requests are words, not JSON: for example 'lock landscape' (\(summary))")
         }
         let name = trimmed.prefix { $0 != " " && $0 != "\t" }.lowercased()
-        let argument = String(trimmed.dropFirst(name.count).drop { $0 == " " || $0 == "\t" })
-            .trimmingTrailingBlanks()
+        let argument = String(trimmed.dropFirst(name.count).drop { $0 == " " || $0 == "\t" }.trimmingTrailingBlanks)
 
         func noArgument(_ command: ControlCommand) throws(Rejection) -> ControlCommand {
             guard argument.isEmpty else {
@@ -97,13 +96,5 @@ public enum ControlCommand: Hashable, Sendable {
             let shown = name.count > 40 ? String(name.prefix(40)) + "…" : name
             throw Rejection(command: "error", message: "unknown command '\(shown)'; \(summary)")
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingTrailingBlanks() -> String {
-        var s = Substring(self)
-        while let last = s.last, last == " " || last == "\t" { s.removeLast() }
-        return String(s)
     }
 }

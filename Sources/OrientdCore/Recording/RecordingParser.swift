@@ -95,12 +95,12 @@ public struct RecordingParser: Sendable {
 
     private mutating func headerLine(_ bytes: UnsafeBufferPointer<UInt8>, _ end: Int) -> Item {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
-        let trimmed = text.trimmingSpaces
+        let trimmed = text.trimmingBlanks
         if trimmed.isEmpty { return .nothing }
         if trimmed.first == "#" {
-            return commentLine(trimmed.dropFirst().trimmingSpaces)
+            return commentLine(trimmed.dropFirst().trimmingBlanks)
         }
-        let columns = trimmed.lowercased().split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimmingSpaces) }
+        let columns = trimmed.lowercased().split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimmingBlanks) }
         let expected = ["time", "x", "y", "z"]
         if columns == expected || columns == expected + ["expect"] {
             header.hasExpectColumn = columns.count == 5
@@ -117,7 +117,7 @@ public struct RecordingParser: Sendable {
 
     private mutating func commentLine(_ body: Substring) -> Item {
         if body.hasPrefix(RecordingHeader.magic) {
-            let versionText = body.dropFirst(RecordingHeader.magic.count).trimmingSpaces
+            let versionText = body.dropFirst(RecordingHeader.magic.count).trimmingBlanks
             guard let version = Int(versionText) else {
                 return .fatal(issue("'\(RecordingHeader.magic)' must be followed by a version number, found '\(versionText)'"))
             }
@@ -129,10 +129,10 @@ public struct RecordingParser: Sendable {
             return .nothing
         }
         guard let colon = body.firstIndex(of: ":") else { return .nothing }
-        let key = String(body[..<colon].trimmingSpaces)
+        let key = String(body[..<colon].trimmingBlanks)
         // A key is one word like `rate-hz`; anything else is a free comment.
         guard !key.isEmpty, !key.contains(" ") else { return .nothing }
-        let value = String(body[body.index(after: colon)...].trimmingSpaces)
+        let value = String(body[body.index(after: colon)...].trimmingBlanks)
         header.metadata.append(.init(key: key, value: value))
         switch key {
         case RecordingHeader.Key.mountMatrix where !mountMatrixOverridden:
@@ -232,7 +232,7 @@ public struct RecordingParser: Sendable {
         lastTime = values.0
         let sample = Sample(time: values.0, acceleration: Vector3(values.1, values.2, values.3))
         if fieldCount == 5 {
-            let label = Self.text(bytes, starts.4, ends.4).trimmingSpaces
+            let label = Self.text(bytes, starts.4, ends.4).trimmingBlanks
             if label == "-" || label.isEmpty {
                 return .sample(sample, expect: nil)
             }
@@ -251,7 +251,7 @@ public struct RecordingParser: Sendable {
 
     private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> String {
         let cut = min(e, s + 40)
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[s..<cut]), as: UTF8.self).trimmingSpaces.description
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[s..<cut]), as: UTF8.self).trimmingBlanks.description
             + (cut < e ? "…" : "")
     }
 

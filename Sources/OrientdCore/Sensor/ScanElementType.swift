@@ -120,14 +120,3 @@ public struct ScanElementType: Hashable, Sendable, CustomStringConvertible {
         return Int64(bitPattern: word)
     }
 }
-
-extension StringProtocol {
-    /// The text of a sysfs attribute without the newline the kernel ends it with, or the
-    /// NUL libiio writes after it, or surrounding spaces.
-    public var trimmingSysfs: String {
-        var s = Substring(self)
-        while let l = s.last, l == "\0" || l.isWhitespace { s.removeLast() }
-        while let f = s.first, f == "\0" || f.isWhitespace { s.removeFirst() }
-        return String(s)
-    }
-}

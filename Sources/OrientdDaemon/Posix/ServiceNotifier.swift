@@ -1,4 +1,5 @@
 import Glibc
+import OrientdIO
 import SystemPackage
 
 /// systemd's notify protocol (sd_notify(3)), written directly: one datagram per message
@@ -13,7 +14,7 @@ public final class ServiceNotifier {
     /// Half of WATCHDOG_USEC, as sd_watchdog_enabled(3) advises; nil when not asked for.
     public let watchdogInterval: Double?
 
-    public init(environment: (String) -> String? = ServiceNotifier.environment) {
+    public init(environment: (String) -> String? = Environment.value) {
         var interval: Double?
         if let usec = environment("WATCHDOG_USEC").flatMap({ UInt64($0) }), usec > 0 {
             // WATCHDOG_PID, when set, must be this process.
@@ -36,10 +37,6 @@ public final class ServiceNotifier {
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         addressLength = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
         descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    }
-
-    public static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
     }
 
     public var isActive: Bool { descriptor >= 0 }

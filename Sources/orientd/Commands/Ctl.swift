@@ -96,7 +96,7 @@ enum ControlConnection {
     }
 
     static func isMonitor(_ request: String) -> Bool {
-        ["monitor", "subscribe"].contains(request.lowercased().trimmingBlanks)
+        ["monitor", "subscribe"].contains(String(request.lowercased().trimmingBlanks))
     }
 
     /// Subscribes and copies every event to standard output; the daemon's reply to
@@ -125,11 +125,5 @@ enum ControlConnection {
     static func failure(_ message: String, status: ExitStatus = .unavailable) -> ExitCode {
         Diagnostics().error(message)
         return ExitCode(status)
-    }
-}
-
-extension String {
-    fileprivate var trimmingBlanks: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }

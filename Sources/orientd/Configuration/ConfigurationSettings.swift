@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import OrientdCore
+import OrientdIO
 
 /// `/etc/orientd.conf` turned into `run`'s flags. Every setting is a long flag of `run`
 /// with the same value, so the file and the command line cannot disagree about what a
@@ -59,7 +60,7 @@ enum ConfigurationSettings {
             i += 1
         }
         if let path { return path }
-        if let env = ControlSocket.environment("ORIENTD_CONFIG") { return (env, true) }
+        if let env = Environment.value("ORIENTD_CONFIG") { return (env, true) }
         return (defaultPath, false)
     }
 

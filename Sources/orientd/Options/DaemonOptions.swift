@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import OrientdCore
 import OrientdDaemon
+import OrientdIO
 
 /// The control channel, hooks and saved state, shared by `run` and `replay`.
 struct DaemonOptions: ParsableArguments {
@@ -107,16 +108,10 @@ enum ControlSocket {
 
     /// Under systemd: the unit's runtime directory.
     static var serviceDefault: String? {
-        guard let directory = environment("RUNTIME_DIRECTORY")?.split(separator: ":").first else { return nil }
+        guard let directory = Environment.value("RUNTIME_DIRECTORY")?.split(separator: ":").first else { return nil }
         return "\(directory)/control.sock"
     }
 
     /// What `ctl` connects to: ORIENTD_SOCKET, else the system path.
-    static var clientDefault: String { environment("ORIENTD_SOCKET") ?? systemPath }
-
-    static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
-    }
+    static var clientDefault: String { Environment.value("ORIENTD_SOCKET") ?? systemPath }
 }

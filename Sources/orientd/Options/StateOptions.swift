@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import OrientdIO
 
 /// Where `run` keeps the lock across restarts.
 struct StateOptions: ParsableArguments {
@@ -19,10 +20,10 @@ struct StateOptions: ParsableArguments {
     var directory: String? {
         if noState { return nil }
         if let stateDirectory { return stateDirectory }
-        if let systemd = ControlSocket.environment("STATE_DIRECTORY")?.split(separator: ":").first { return String(systemd) }
+        if let systemd = Environment.value("STATE_DIRECTORY")?.split(separator: ":").first { return String(systemd) }
         if getuid() == 0 { return "/var/lib/orientd" }
-        if let xdg = ControlSocket.environment("XDG_STATE_HOME") { return "\(xdg)/orientd" }
-        if let home = ControlSocket.environment("HOME") { return "\(home)/.local/state/orientd" }
+        if let xdg = Environment.value("XDG_STATE_HOME") { return "\(xdg)/orientd" }
+        if let home = Environment.value("HOME") { return "\(home)/.local/state/orientd" }
         return nil
     }
 

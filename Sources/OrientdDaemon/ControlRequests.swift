@@ -1,0 +1,126 @@
+import OrientdCore
+import OrientdIO
+
+/// The daemon's side of the control protocol: reads requests from an endpoint a line at
+/// a time, refuses what is not a request (and stops reading a connection that keeps
+/// sending such), and answers each. A request that changes the state is applied to the
+/// service, its events are delivered before the reply, and the saved lock follows it.
+final class ControlRequests {
+    private let shared: SharedService
+    private let subscribers: Subscribers
+    private let stateFile: StateFile?
+    private let diagnostics: Diagnostics
+    /// Delivers what a request made the service emit: events, and the hooks they start.
+    private let deliverOutbox: () -> Void
+    /// The reply to `status`, which reports on the whole daemon.
+    private let statusReply: () -> [UInt8]
+
+    init(
+        shared: SharedService, subscribers: Subscribers, stateFile: StateFile?, diagnostics: Diagnostics,
+        deliverOutbox: @escaping () -> Void, statusReply: @escaping () -> [UInt8]
+    ) {
+        self.shared = shared
+        self.subscribers = subscribers
+        self.stateFile = stateFile
+        self.diagnostics = diagnostics
+        self.deliverOutbox = deliverOutbox
+        self.statusReply = statusReply
+    }
+
+    /// Reads what the endpoint sent and answers every whole line.
+    func read(from endpoint: Endpoint) {
+        guard let bytes = endpoint.receive() else {
+            // End of input. A half-written request is refused, never guessed at.
+            if endpoint.framer.hasPartialLine {
+                reply(
+                    ControlReply.failure(command: "error", message: "incomplete request at end of input (no newline); ignored"),
+                    to: endpoint)
+            }
+            endpoint.stopReading(keepingSubscription: true)
+            return
+        }
+        for item in endpoint.framer.append(bytes) {
+            switch item {
+            case .line(let text):
+                do {
+                    guard let command = try ControlCommand.parse(text, natural: shared.withService { $0.pipeline.natural }) else {
+                        continue
+                    }
+                    endpoint.consecutiveBadRequests = 0
+                    execute(command, for: endpoint)
+                } catch {
+                    refuse(ControlReply.failure(error), to: endpoint)
+                }
+            case .invalid(let reason):
+                refuse(ControlReply.failure(command: "error", message: reason), to: endpoint)
+            case .tooLong:
+                reply(
+                    ControlReply.failure(
+                        command: "error",
+                        message: "request longer than \(endpoint.framer.limit) bytes; closing"),
+                    to: endpoint)
+                stopReading(endpoint, why: "sent a request longer than \(endpoint.framer.limit) bytes")
+            }
+            if endpoint.readDescriptor == nil { break }
+        }
+    }
+
+    private func refuse(_ line: [UInt8], to endpoint: Endpoint) {
+        reply(line, to: endpoint)
+        endpoint.consecutiveBadRequests += 1
+        if endpoint.consecutiveBadRequests >= 16 {
+            reply(ControlReply.failure(command: "error", message: "16 bad requests in a row; closing"), to: endpoint)
+            stopReading(endpoint, why: "sent 16 bad requests in a row")
+        }
+    }
+
+    private func stopReading(_ endpoint: Endpoint, why: String) {
+        diagnostics.warning("\(endpoint.name) \(why); no longer reading it")
+        endpoint.stopReading()
+    }
+
+    private func reply(_ line: [UInt8], to endpoint: Endpoint) { subscribers.send(line, to: endpoint) }
+
+    private func execute(_ command: ControlCommand, for endpoint: Endpoint) {
+        switch command {
+        case .orientation, .lock, .lockCurrent, .unlock, .supported:
+            let execution = shared.withService { $0.execute(command, by: endpoint.origin) }
+            deliverOutbox()
+            var replyLine = execution.reply
+            if execution.lockChanged, let failure = persistLock() {
+                replyLine = ControlReply.success(command.name) { json in
+                    shared.withService { ControlReply.addState(of: $0.pipeline, to: &json) }
+                    json.add("warning", failure)
+                }
+            }
+            reply(replyLine, to: endpoint)
+        case .status:
+            reply(statusReply(), to: endpoint)
+        case .monitor:
+            reply(ControlReply.success("monitor"), to: endpoint)
+            if !endpoint.subscribed {
+                endpoint.subscribed = true
+                if let current = shared.withService({ $0.pipeline.current }) { subscribers.send(current.jsonLine, to: endpoint) }
+            }
+        case .help:
+            reply(ControlReply.success("help") { $0.add("commands", strings: ControlReply.helpLines) }, to: endpoint)
+        case .quit:
+            reply(ControlReply.success("quit"), to: endpoint)
+            endpoint.stopReading()
+        }
+    }
+
+    /// Saves the lock; returns a warning when it could not be saved.
+    private func persistLock() -> String? {
+        guard let file = stateFile else { return nil }
+        let lock = shared.withService { $0.pipeline.policy.lock }
+        do {
+            try file.save(PersistedState(lock: lock))
+            return nil
+        } catch {
+            let message = "the lock applies but was not saved to \(file.path): \(error)"
+            diagnostics.warning(message)
+            return message
+        }
+    }
+}
