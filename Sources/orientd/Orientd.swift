@@ -39,7 +39,7 @@ struct Orientd: ParsableCommand {
             main(arguments)
             return
         }
-        switch invocation.arguments() {
+        switch invocation.resolve().map(\.arguments) {
         case .success(let full):
             main(full)
         case .failure(let issues):

@@ -1,5 +1,8 @@
 import Foundation
+import OrientdCore
 import Testing
+
+@testable import orientd
 
 @Suite("Configuration file")
 struct ConfigurationTests {
@@ -39,6 +42,73 @@ struct ConfigurationTests {
 
         let missing = try OrientdProcess.run(["config", "check", scratch.directory.path + "/none.conf"])
         #expect(missing.status == 66)
+    }
+
+    /// Run's flags as its own parser declares them (swift-argument-parser's dump of the
+    /// command), by long name: "option", "repeatable" or "flag".
+    static func runFlags() throws -> [String: String] {
+        let dump = try OrientdProcess.run(["run", "--experimental-dump-help"])
+        try #require(dump.status == 0, "\(dump.stderr)")
+        struct Tool: Decodable {
+            struct Command: Decodable { var arguments: [Argument] }
+            struct Argument: Decodable {
+                struct Name: Decodable {
+                    var kind: String
+                    var name: String
+                }
+                var kind: String
+                var isRepeating: Bool?
+                var names: [Name]?
+            }
+            var command: Command
+        }
+        let tool = try JSONDecoder().decode(Tool.self, from: Data(dump.stdout.utf8))
+        var flags: [String: String] = [:]
+        for argument in tool.command.arguments {
+            for name in argument.names ?? [] where name.kind == "long" {
+                flags[name.name] = argument.kind == "flag" ? "flag" : (argument.isRepeating == true ? "repeatable" : "option")
+            }
+        }
+        return flags
+    }
+
+    @Test("the file's settings are run's long flags, each taken the way run takes it, and orientd.conf shows each")
+    func settingsAreRunsFlags() throws {
+        // Not settings: the flags about the file itself, and the parser's own.
+        let notSettings: Set = ["config", "no-config", "help", "version"]
+        let flags = try Self.runFlags().filter { !notSettings.contains($0.key) }
+        let settings = ConfigurationSettings.keys.mapValues { kind in
+            switch kind {
+            case .option: "option"
+            case .repeatable: "repeatable"
+            case .flag: "flag"
+            }
+        }
+        #expect(flags.count > 25, "the dump lists run's flags: \(flags.keys.sorted())")
+        for (name, kind) in flags.sorted(by: { $0.key < $1.key }) {
+            #expect(settings[name] == kind, "--\(name) (\(kind)) is a setting of the same kind; the file has \(settings[name] ?? "none")")
+        }
+        for name in settings.keys.sorted() {
+            #expect(flags[name] != nil, "the setting '\(name)' is a flag of run")
+        }
+        for name in ConfigurationSettings.restartOnly.sorted() {
+            #expect(settings[name] != nil, "restart-only '\(name)' is a setting")
+        }
+        let shipped = try String(contentsOf: Self.repository.appendingPathComponent("systemd/orientd.conf"), encoding: .utf8)
+        let shown = Set(
+            shipped.split(separator: "\n").filter { $0.hasPrefix("#") && $0.contains(" = ") }
+                .map { String($0.dropFirst().prefix { $0 != " " }) })
+        for name in settings.keys.sorted() {
+            #expect(shown.contains(name), "systemd/orientd.conf shows '\(name)' as a commented example")
+        }
+        // The classifier's values it shows are the defaults, read by run's own options.
+        let classifierNames = Set(ClassifierParameters().named.map(\.name)).subtracting(["gravity"])
+        let shownClassifier = shipped.split(separator: "\n").filter { $0.hasPrefix("#") && $0.contains(" = ") }
+            .map { $0.dropFirst().split(separator: "=").map { String($0.trimmingBlanks) } }
+            .filter { classifierNames.contains($0[0]) }
+        #expect(Set(shownClassifier.map { $0[0] }) == classifierNames, "every parameter but gravity: \(shownClassifier)")
+        let parsed = try ClassifierOptions.parse(shownClassifier.flatMap { ["--\($0[0])", $0[1]] })
+        #expect(parsed.parameters == ClassifierParameters(), "orientd.conf shows the defaults")
     }
 
     @Test("every example in the shipped orientd.conf is a valid setting once uncommented")

@@ -78,19 +78,26 @@ public struct ClassifierParameters: Hashable, Sendable {
         public var description: String { "\(name): \(message)" }
     }
 
+    /// Every parameter with the name it has as a flag of `run` and in the configuration
+    /// file (gravity has none: it is a constant of nature, settable only here).
+    public var named: [(name: String, value: Double)] {
+        [
+            ("gravity", gravity), ("vibration-filter", vibrationFilter), ("magnitude-tolerance", magnitudeTolerance),
+            ("filter-time-constant", filterTimeConstant), ("disturbance-threshold", disturbanceThreshold),
+            ("settle-time", settleTime), ("hold-time", holdTime), ("initial-hold-time", initialHoldTime),
+            ("minimum-samples", Double(minimumSamples)), ("rotation-hysteresis", rotationHysteresis),
+            ("initial-margin", initialMargin), ("face-enter-tilt", faceEnterTilt), ("face-exit-tilt", faceExitTilt),
+            ("gap-reset", gapReset),
+        ]
+    }
+
     /// Checks that the values make sense together.
     public func validate() throws(InvalidParameter) {
         func check(_ ok: Bool, _ name: String, _ message: String) throws(InvalidParameter) {
             if !ok { throw InvalidParameter(name: name, message: message) }
         }
-        let all: [(String, Double)] = [
-            ("gravity", gravity), ("vibration-filter", vibrationFilter), ("magnitude-tolerance", magnitudeTolerance),
-            ("filter-time-constant", filterTimeConstant), ("disturbance-threshold", disturbanceThreshold),
-            ("settle-time", settleTime), ("hold-time", holdTime), ("initial-hold-time", initialHoldTime),
-            ("rotation-hysteresis", rotationHysteresis), ("initial-margin", initialMargin),
-            ("face-enter-tilt", faceEnterTilt), ("face-exit-tilt", faceExitTilt), ("gap-reset", gapReset),
-        ]
-        for (name, value) in all {
+        // minimum-samples, a count, has its own check below.
+        for (name, value) in named where name != "minimum-samples" {
             try check(value.isFinite && value >= 0, name, "must be a finite number ≥ 0, got \(value)")
         }
         try check(gravity > 0, "gravity", "must be > 0")

@@ -68,16 +68,18 @@ extension Run {
     /// can change while running is handed to the daemon, what cannot is named.
     static func reloader(natural: NaturalOrientation) -> (() -> Daemon.ReloadResult)? {
         guard let invocation = RunInvocation.current, let path = invocation.configurationPath else { return nil }
-        var restartOnly = invocation.restartOnlySettings()
+        // What the file said at start: read again, not taken from the running flags, so a
+        // reload compares the file with itself.
+        var restartOnly = (try? invocation.resolve().get())?.restartOnly ?? [:]
         return {
-            let arguments: [String]
-            switch invocation.arguments() {
-            case .success(let a): arguments = a
+            let resolved: RunInvocation.Resolved
+            switch invocation.resolve() {
+            case .success(let r): resolved = r
             case .failure(let issues): return .failed(issues.list.map(\.description).joined(separator: "; "))
             }
             do {
-                let new = try Run.parse(Array(arguments.dropFirst()))
-                let now = invocation.restartOnlySettings()
+                let new = try Run.parse(Array(resolved.arguments.dropFirst()))
+                let now = resolved.restartOnly
                 let changed = Set(now.keys).union(restartOnly.keys).filter { now[$0] != restartOnly[$0] }.sorted()
                 restartOnly = now
                 return .applied(

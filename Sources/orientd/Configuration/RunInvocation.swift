@@ -38,19 +38,22 @@ struct RunInvocation {
 
     static var current: RunInvocation? { RunInvocation(arguments: Array(CommandLine.arguments.dropFirst())) }
 
-    /// `run`'s whole command line: the file's settings, then the user's flags (which win).
-    func arguments() -> Result<[String], ConfigurationSettings.Issues> {
-        guard let configurationPath else { return .success(["run"] + userArguments) }
-        return ConfigurationSettings.load(configurationPath).map { ["run"] + $0.arguments + userArguments }
+    /// What the file and the command line say together, from one reading of the file.
+    struct Resolved {
+        /// `run`'s whole command line: the file's settings, then the user's flags (which win).
+        var arguments: [String]
+        /// The file's settings that take a restart, for telling what a reload skipped.
+        var restartOnly: [String: [String]]
     }
 
-    /// The settings of the file that take a restart, for telling what a reload skipped.
-    func restartOnlySettings() -> [String: [String]] {
-        guard let configurationPath, case .success(let loaded) = ConfigurationSettings.load(configurationPath) else { return [:] }
-        var settings: [String: [String]] = [:]
-        for entry in loaded.file.entries where ConfigurationSettings.restartOnly.contains(entry.key) {
-            settings[entry.key, default: []].append(entry.value)
+    func resolve() -> Result<Resolved, ConfigurationSettings.Issues> {
+        guard let configurationPath else { return .success(Resolved(arguments: ["run"] + userArguments, restartOnly: [:])) }
+        return ConfigurationSettings.load(configurationPath).map { loaded in
+            var restartOnly: [String: [String]] = [:]
+            for entry in loaded.file.entries where ConfigurationSettings.restartOnly.contains(entry.key) {
+                restartOnly[entry.key, default: []].append(entry.value)
+            }
+            return Resolved(arguments: ["run"] + loaded.arguments + userArguments, restartOnly: restartOnly)
         }
-        return settings
     }
 }

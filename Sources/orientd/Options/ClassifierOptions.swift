@@ -6,64 +6,81 @@ import OrientdCore
 struct ClassifierOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Time constant of the first low-pass over every reading, which averages out vibration; 0 turns it off.",
+            "Time constant of the first low-pass over every reading, which averages out vibration; 0 turns it off \(Self.default(\.vibrationFilter)).",
             discussion: "Example: --vibration-filter 0.08 for a tablet on a rough engine mount.", valueName: "seconds"))
     var vibrationFilter: Double?
     @Option(
         help: ArgumentHelp(
-            "Readings further than this from g (m/s²) are not gravity and are left out.",
+            "Readings further than this from g (m/s²) are not gravity and are left out \(Self.default(\.magnitudeTolerance)).",
             discussion: "Example: --magnitude-tolerance 4 accepts harder walking steps.", valueName: "m/s²"))
     var magnitudeTolerance: Double?
     @Option(
         help: ArgumentHelp(
-            "Time constant of the low-pass filter.", discussion: "Example: --filter-time-constant 0.1 smooths more and answers later.",
+            "Time constant of the low-pass filter \(Self.default(\.filterTimeConstant)).",
+            discussion: "Example: --filter-time-constant 0.1 smooths more and answers later.",
             valueName: "seconds"))
     var filterTimeConstant: Double?
     @Option(
         help: ArgumentHelp(
-            "A reading this far from the filtered vector means the device is swung or shaken.",
+            "A reading this far from the filtered vector means the device is swung or shaken \(Self.default(\.disturbanceThreshold)).",
             discussion: "Example: --disturbance-threshold 2.5 waits out gentler swings.", valueName: "m/s²"))
     var disturbanceThreshold: Double?
     @Option(
         help: ArgumentHelp(
-            "No change until this long after the last disturbance.", discussion: "Example: --settle-time 0.2 waits longer after a jolt.",
+            "No change until this long after the last disturbance \(Self.default(\.settleTime)).",
+            discussion: "Example: --settle-time 0.2 waits longer after a jolt.",
             valueName: "seconds"))
     var settleTime: Double?
     @Option(
         help: ArgumentHelp(
-            "A new pose must hold this long before it is reported.", discussion: "Example: --hold-time 0.2 for a calmer, slower screen.",
+            "A new pose must hold this long before it is reported \(Self.default(\.holdTime)).",
+            discussion: "Example: --hold-time 0.2 for a calmer, slower screen.",
             valueName: "seconds"))
     var holdTime: Double?
     @Option(
-        help: ArgumentHelp("Hold for the first pose after start.", discussion: "Example: --initial-hold-time 0.1.", valueName: "seconds"))
+        help: ArgumentHelp(
+            "Hold for the first pose after start \(Self.default(\.initialHoldTime)).", discussion: "Example: --initial-hold-time 0.1.",
+            valueName: "seconds"))
     var initialHoldTime: Double?
     @Option(
         help: ArgumentHelp(
-            "A new pose needs at least this many agreeing readings.", discussion: "Example: --minimum-samples 3 for a noisy sensor.",
+            "A new pose needs at least this many agreeing readings (default: \(ClassifierParameters().minimumSamples)).",
+            discussion: "Example: --minimum-samples 3 for a noisy sensor.",
             valueName: "count"))
     var minimumSamples: Int?
     @Option(
         help: ArgumentHelp(
-            "Dead band around each 45° diagonal, each side.",
+            "Dead band around each 45° diagonal, each side \(Self.default(\.rotationHysteresis)).",
             discussion: "Example: --rotation-hysteresis 25 switches only 70° away from the old axis.", valueName: "degrees"))
     var rotationHysteresis: Double?
-    @Option(help: ArgumentHelp("Margin for the first upright pose.", discussion: "Example: --initial-margin 10.", valueName: "degrees"))
+    @Option(
+        help: ArgumentHelp(
+            "Margin for the first upright pose \(Self.default(\.initialMargin)).", discussion: "Example: --initial-margin 10.",
+            valueName: "degrees"))
     var initialMargin: Double?
     @Option(
         help: ArgumentHelp(
-            "Tilt at which the device becomes face-up or face-down.",
+            "Tilt at which the device becomes face-up or face-down \(Self.default(\.faceEnterTilt)).",
             discussion: "Example: --face-enter-tilt 80 for a device read almost flat.", valueName: "degrees"))
     var faceEnterTilt: Double?
     @Option(
         help: ArgumentHelp(
-            "Tilt below which it may become upright again; no upright change above it.", discussion: "Example: --face-exit-tilt 60.",
+            "Tilt below which it may become upright again; no upright change above it \(Self.default(\.faceExitTilt)).",
+            discussion: "Example: --face-exit-tilt 60.",
             valueName: "degrees"))
     var faceExitTilt: Double?
     @Option(
         help: ArgumentHelp(
-            "A gap between readings longer than this restarts the filter.", discussion: "Example: --gap-reset 3 for a sensor that pauses.",
+            "A gap between readings longer than this restarts the filter \(Self.default(\.gapReset)).",
+            discussion: "Example: --gap-reset 3 for a sensor that pauses.",
             valueName: "seconds"))
     var gapReset: Double?
+
+    /// "(default: 0.12)": the help shows ClassifierParameters' own default, so it cannot
+    /// go out of step with it.
+    static func `default`(_ parameter: KeyPath<ClassifierParameters, Double>) -> String {
+        "(default: \(JSONLineWriter.number(ClassifierParameters()[keyPath: parameter], decimals: 3)))"
+    }
 
     var parameters: ClassifierParameters {
         var p = ClassifierParameters()
