@@ -231,15 +231,14 @@ struct ScenarioParser {
 
     private func step(_ line: Line) throws(ScenarioError) -> ScenarioStep {
         let tokens = line.tokens
-        let command = String(tokens[0])
-        guard ScenarioStep.commands.contains(command) else {
+        guard let command = ScenarioStep.Command(rawValue: String(tokens[0])) else {
             throw error(
                 line.number,
-                "unknown step '\(command)'; expected one of \(ScenarioStep.commands.joined(separator: ", ")), or a setting like 'rate: 50' before the steps"
+                "unknown step '\(tokens[0])'; expected one of \(ScenarioStep.words.joined(separator: ", ")), or a setting like 'rate: 50' before the steps"
             )
         }
         var step = ScenarioStep(command: command, line: line.number)
-        let takesPose = ScenarioStep.commandsWithPose.contains(command)
+        let takesPose = command.takesPose
         var i = 1
         while i < tokens.count {
             let token = tokens[i]
@@ -276,7 +275,7 @@ struct ScenarioParser {
                 continue
             }
             if Modifier.words.contains(word) {
-                guard command != "start" else {
+                guard command != .start else {
                     throw error(line.number, "'start' sets the first pose and takes no modifiers like '\(word)'; put them on the next step")
                 }
                 guard !step.modifiers.contains(where: { $0.word == word }) else {
@@ -317,14 +316,14 @@ struct ScenarioParser {
                     continue
                 }
             }
-            if command == "flip", word == "long" || word == "short" {
+            if command == .flip, word == "long" || word == "short" {
                 guard step.flipAxis == nil else { throw error(line.number, "flip axis is given twice") }
                 step.flipAxis = word
                 i += 1
                 continue
             }
             if let d = Quantity.seconds.parse(token) {
-                guard command != "start" else { throw error(line.number, "'start' takes no duration; follow it with 'hold \(token)'") }
+                guard command != .start else { throw error(line.number, "'start' takes no duration; follow it with 'hold \(token)'") }
                 guard step.duration == nil else { throw error(line.number, "two durations in one step") }
                 guard d > 0, d <= 1_000_000 else {
                     throw error(line.number, "duration \(token) is out of range; expected more than 0 s and at most 1000000 s")
@@ -341,10 +340,10 @@ struct ScenarioParser {
             }
             throw error(line.number, "unexpected '\(token)' in '\(command)'; expected \(Self.expectation(for: command))")
         }
-        if command != "start", step.duration == nil {
+        if command != .start, step.duration == nil {
             throw error(line.number, "'\(command)' needs a duration, like '\(command) \(takesPose ? "landscape-left " : "")2s'")
         }
-        if command == "start", step.pose.isEmpty {
+        if command == .start, step.pose.isEmpty {
             throw error(
                 line.number,
                 "'start' needs a pose; expected one of \(Self.poseNames), optionally with 'tilt DEG', 'roll DEG', 'heading DEG'")
@@ -355,11 +354,11 @@ struct ScenarioParser {
     private static let poseNames = DeviceOrientation.allCases.filter { $0 != .unknown }.map(\.rawValue).joined(separator: ", ")
     private static let labelNames = poseNames + ", stable or -"
 
-    private static func expectation(for command: String) -> String {
+    private static func expectation(for command: ScenarioStep.Command) -> String {
         var parts: [String] = []
-        if ScenarioStep.commandsWithPose.contains(command) { parts.append("a pose (\(poseNames), roll DEG, tilt DEG, heading DEG)") }
-        if command == "flip" { parts.append("'long' or 'short'") }
-        if command != "start" {
+        if command.takesPose { parts.append("a pose (\(poseNames), roll DEG, tilt DEG, heading DEG)") }
+        if command == .flip { parts.append("'long' or 'short'") }
+        if command != .start {
             parts.append("a duration like 2s")
             parts.append("key=value options")
             parts.append("modifiers (\(Modifier.words.joined(separator: ", ")))")

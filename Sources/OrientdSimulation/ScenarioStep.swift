@@ -12,7 +12,26 @@ struct ScenarioStep: Sendable {
         var options: [Option]
     }
 
-    var command: String
+    /// What a step does. `repeat` and `end` are not steps: the parser expands them first.
+    enum Command: String, CaseIterable, Sendable, CustomStringConvertible {
+        /// Sets the first pose; the one step with no duration and no samples of its own.
+        case start
+        case hold, rotate
+        case pickUp = "pick-up"
+        case putDown = "put-down"
+        case flip, shake, move
+
+        /// The word in the scenario, so messages quote what the author wrote.
+        var description: String { rawValue }
+
+        /// Takes a pose to go to.
+        var takesPose: Bool { [.start, .rotate, .pickUp, .putDown].contains(self) }
+
+        /// The kind of time-line segment the step makes; nil for `start`, which makes none.
+        var segmentKind: Segment.Kind? { Segment.Kind(rawValue: rawValue) }
+    }
+
+    var command: Command
     var line: Int
     var pose = PoseSpec()
     var duration: Double?
@@ -23,7 +42,6 @@ struct ScenarioStep: Sendable {
     /// `flip long` or `flip short`.
     var flipAxis: String?
 
-    /// Commands, with what they take, for parsing and for messages.
-    static let commands = ["start", "hold", "rotate", "pick-up", "put-down", "flip", "shake", "move", "repeat", "end"]
-    static let commandsWithPose: Set<String> = ["start", "rotate", "pick-up", "put-down"]
+    /// The words a step line may begin with, for messages.
+    static let words = Command.allCases.map(\.rawValue) + ["repeat", "end"]
 }

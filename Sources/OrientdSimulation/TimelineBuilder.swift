@@ -32,7 +32,7 @@ struct TimelineBuilder {
     }
 
     mutating func add(_ step: ScenarioStep) throws(ScenarioError) {
-        if step.command == "start" {
+        guard let kind = step.command.segmentKind else {
             guard !started else { throw error(step.line, "'start' is given twice; use 'rotate' to change the pose") }
             guard step.expect == nil else {
                 throw error(step.line, "'start' has no samples of its own, so no 'expect'; label the step after it")
@@ -47,19 +47,20 @@ struct TimelineBuilder {
         guard started else {
             throw error(step.line, "the first step must be 'start POSE', for example 'start portrait tilt 30' or 'start face-up'")
         }
-        let duration = step.duration!
+        guard let duration = step.duration else {
+            throw error(step.line, "'\(step.command)' needs a duration, like '\(step.command) 2s'")
+        }
         var segment = Segment(
-            kind: .hold, line: step.line, start: self.duration, duration: duration,
+            kind: kind, line: step.line, start: self.duration, duration: duration,
             from: attitude, to: attitude, fromQuaternion: quaternion, axis: Vector3(0, 0, 1), angle: 0,
             lever: .zero, translation: .zero, label: nil, modifiers: try modifiers(of: step), shake: nil, impact: 0)
-        var reader = try OptionReader(source: source, line: step.line, owner: step.command, options: step.options)
+        var reader = try OptionReader(source: source, line: step.line, owner: step.command.rawValue, options: step.options)
         var automaticLabel = false
 
-        switch step.command {
-        case "hold":
+        switch kind {
+        case .hold:
             automaticLabel = true
-        case "rotate", "pick-up", "put-down":
-            segment.kind = step.command == "rotate" ? .rotate : step.command == "pick-up" ? .pickUp : .putDown
+        case .rotate, .pickUp, .putDown:
             guard !step.pose.isEmpty else {
                 throw error(
                     step.line,
@@ -89,8 +90,7 @@ struct TimelineBuilder {
             if segment.kind == .putDown {
                 segment.impact = try reader.number("impact", .acceleration, default: Self.defaultImpact, in: 0...50)
             }
-        case "flip":
-            segment.kind = .flip
+        case .flip:
             let long = (step.flipAxis ?? "long") == "long"
             // Over the long edge the device turns about its y axis, over the short edge about x.
             segment.axis = long ? Vector3(0, 1, 0) : Vector3(1, 0, 0)
@@ -100,16 +100,14 @@ struct TimelineBuilder {
             segment.to = Attitude(
                 roll: long ? -attitude.roll : 180 - attitude.roll, tilt: -attitude.tilt,
                 heading: Attitude.normalizedHeading(attitude.heading + 180))
-        case "shake":
-            segment.kind = .shake
+        case .shake:
             let along = try reader.word("along", allowed: ["x", "y", "z"], default: "x")
             segment.shake = Shaking.Options(
                 frequency: try reader.number("freq", .hertz, default: 4, in: 0.5...15),
                 peak: try reader.number("peak", .acceleration, default: 15, in: 0...60),
                 twist: try reader.number("twist", .degrees, default: 10, in: 0...45),
                 along: along == "x" ? Vector3(1, 0, 0) : along == "y" ? Vector3(0, 1, 0) : Vector3(0, 0, 1))
-        case "move":
-            segment.kind = .move
+        case .move:
             let forward = try reader.number("forward", .metres, default: 0, in: -20...20)
             let left = try reader.number("left", .metres, default: 0, in: -20...20)
             let up = try reader.number("up", .metres, default: 0, in: -20...20)
@@ -119,8 +117,6 @@ struct TimelineBuilder {
             }
             // Sliding or carrying the device does not change its pose.
             automaticLabel = true
-        default:
-            throw error(step.line, "'\(step.command)' cannot be used here")
         }
         try reader.finish()
 
