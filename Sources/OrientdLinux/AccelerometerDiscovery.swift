@@ -1,4 +1,5 @@
 import OrientdCore
+import OrientdIO
 import SystemPackage
 
 /// Finds the accelerometers a context offers and describes them.
@@ -120,13 +121,10 @@ public struct AccelerometerDiscovery {
     }
 }
 
-/// Small sysfs files, read whole.
+/// Small sysfs files, read whole (an attribute is at most a page).
 enum SysfsFile {
     static func read(_ path: String) -> String? {
-        guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) else { return nil }
-        defer { try? fd.close() }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        guard let n = try? buffer.withUnsafeMutableBytes({ try fd.read(into: $0) }) else { return nil }
-        return String(decoding: buffer[0..<n], as: UTF8.self)
+        guard let bytes = try? WholeFile.read(path, limit: 65536) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

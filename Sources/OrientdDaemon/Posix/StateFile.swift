@@ -1,5 +1,6 @@
 import Glibc
 import OrientdCore
+import OrientdIO
 import SystemPackage
 
 /// The persisted state in its directory, replaced atomically: written to a temporary
@@ -21,20 +22,15 @@ public struct StateFile: Sendable {
     }
 
     public func load() -> LoadResult {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return .none }
-            return .unusable("\(path): cannot read: \(Errno(rawValue: errno))")
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(fd, &chunk, chunk.count)
-            if n < 0 { return .unusable("\(path): cannot read: \(Errno(rawValue: errno))") }
-            if n == 0 { break }
-            bytes += chunk[0..<n]
-            if bytes.count > 64 * 1024 { return .unusable("\(path): too large to be a state file") }
+        let bytes: [UInt8]
+        do {
+            bytes = try WholeFile.read(path, limit: 64 * 1024)
+        } catch {
+            switch error {
+            case .missing: return .none
+            case .unreadable(let errno): return .unusable("\(path): cannot read: \(errno)")
+            case .tooLarge: return .unusable("\(path): too large to be a state file")
+            }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .unusable("\(path): not UTF-8 text")

@@ -68,17 +68,15 @@ struct Simulate: ParsableCommand {
         }
     }
 
-    static func readText(_ path: String) throws -> String {
-        let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
-        defer { try? descriptor.close() }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > 1 << 20 { throw Errno.fileTooLarge }
+    static func readText(_ path: String) throws(Errno) -> String {
+        do {
+            return String(decoding: try WholeFile.read(path, limit: 1 << 20), as: UTF8.self)
+        } catch {
+            switch error {
+            case .missing: throw .noSuchFileOrDirectory
+            case .unreadable(let errno): throw errno
+            case .tooLarge: throw .fileTooLarge
+            }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
-import Glibc
 import OrientdCore
 import OrientdIO
+import SystemPackage
 
 /// `/etc/orientd.conf` turned into `run`'s flags. Every setting is a long flag of `run`
 /// with the same value, so the file and the command line cannot disagree about what a
@@ -123,20 +123,14 @@ enum ConfigurationSettings {
 
     /// The whole file; `.failure` with a message when it cannot be read.
     static func readText(_ path: String) -> Result<String, ReadFailure> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            return .failure(ReadFailure(message: "cannot read: \(String(cString: strerror(errno)))", missing: errno == ENOENT))
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(fd, &chunk, chunk.count)
-            if n < 0 { return .failure(ReadFailure(message: "cannot read: \(String(cString: strerror(errno)))", missing: false)) }
-            if n == 0 { break }
-            bytes += chunk[0..<n]
-            if bytes.count > 1 << 20 {
-                return .failure(ReadFailure(message: "larger than 1 MiB: not a configuration file", missing: false))
+        let bytes: [UInt8]
+        do {
+            bytes = try WholeFile.read(path, limit: 1 << 20)
+        } catch {
+            switch error {
+            case .missing: return .failure(ReadFailure(message: "cannot read: \(Errno.noSuchFileOrDirectory)", missing: true))
+            case .unreadable(let errno): return .failure(ReadFailure(message: "cannot read: \(errno)", missing: false))
+            case .tooLarge: return .failure(ReadFailure(message: "larger than 1 MiB: not a configuration file", missing: false))
             }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
