@@ -22,7 +22,7 @@ HOOKS = orientd-rotate-x11 orientd-rotate-sway orientd-rotate-wlroots orientd-ro
 PACKAGE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie --scratch-path .build-package
 RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 
-.PHONY: all demo test build release benchmark benchmark-subscribers fuzz recordings dependencies clean help \
+.PHONY: all demo test build release benchmark benchmark-live benchmark-subscribers fuzz recordings dependencies clean help \
 	package install uninstall check-systemd soak format
 
 all: build
@@ -32,6 +32,7 @@ help:
 	@echo "make test        build with warnings as errors and run every test"
 	@echo "make benchmark   print classifier and replay costs (see Benchmarks/)"
 	@echo "make benchmark-subscribers  print the delay from a sample to the 256th socket subscriber"
+	@echo "make benchmark-live  the running daemon's CPU, memory and system calls next to iio-sensor-proxy (umockdev)"
 	@echo "make fuzz        run each libFuzzer target on the parsers for FUZZ_SECONDS (default 60; see Fuzz/)"
 	@echo "make soak        an hour of a 1 kHz sensor in 30 s, with subscribers, hooks, hot-plugs: memory and events"
 	@echo "make recordings  regenerate Recordings/*.csv from Recordings/scenarios/"
@@ -67,6 +68,9 @@ test:
 
 benchmark: release
 	scripts/benchmark
+
+benchmark-live: package
+	ORIENTD=$(CURDIR)/.build-package/release/orientd scripts/benchmark-live
 
 benchmark-subscribers: dependencies
 	cd Benchmarks && $(SWIFT) run -c release SubscriberLatency 1000
