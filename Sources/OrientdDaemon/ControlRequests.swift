@@ -83,8 +83,8 @@ final class ControlRequests {
 
     private func execute(_ command: ControlCommand, for endpoint: Endpoint) {
         switch command {
-        case .orientation, .lock, .lockCurrent, .unlock, .supported:
-            let execution = shared.withService { $0.execute(command, by: endpoint.origin) }
+        case .service(let request):
+            let execution = shared.withService { $0.execute(request, by: endpoint.origin) }
             deliverOutbox()
             var replyLine = execution.reply
             if execution.lockChanged, let failure = persistLock() {
@@ -94,17 +94,17 @@ final class ControlRequests {
                 }
             }
             reply(replyLine, to: endpoint)
-        case .status:
+        case .daemon(.status):
             reply(statusReply(), to: endpoint)
-        case .monitor:
+        case .daemon(.monitor):
             reply(ControlReply.success("monitor"), to: endpoint)
             if !endpoint.subscribed {
                 endpoint.subscribed = true
                 if let current = shared.withService({ $0.pipeline.current }) { subscribers.send(current.jsonLine, to: endpoint) }
             }
-        case .help:
+        case .daemon(.help):
             reply(ControlReply.success("help") { $0.add("commands", strings: ControlReply.helpLines) }, to: endpoint)
-        case .quit:
+        case .daemon(.quit):
             reply(ControlReply.success("quit"), to: endpoint)
             endpoint.stopReading()
         }

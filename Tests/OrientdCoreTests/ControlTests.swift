@@ -19,25 +19,26 @@ struct ControlCommandTests {
 
     @Test("every command, case-insensitive, with blanks around")
     func commands() throws {
-        #expect(try parse("orientation") == .orientation)
-        #expect(try parse("  STATUS\t") == .status)
-        #expect(try parse("lock landscape") == .lock([.degrees90, .degrees270], words: "landscape"))
+        #expect(try parse("orientation") == .service(.orientation))
+        #expect(try parse("  STATUS\t") == .daemon(.status))
+        #expect(try parse("lock landscape") == .service(.lock([.degrees90, .degrees270], words: "landscape")))
         #expect(
             try parse("lock   portrait-primary, landscape-primary ")
-                == .lock([.degrees0, .degrees90], words: "portrait-primary, landscape-primary"))
-        #expect(try parse("lock current") == .lockCurrent)
-        #expect(try parse("Lock Current") == .lockCurrent)
-        #expect(try parse("unlock") == .unlock)
+                == .service(.lock([.degrees0, .degrees90], words: "portrait-primary, landscape-primary")))
+        #expect(try parse("lock current") == .service(.lockCurrent))
+        #expect(try parse("Lock Current") == .service(.lockCurrent))
+        #expect(try parse("unlock") == .service(.unlock))
         #expect(
-            try parse("supported all-but-upside-down") == .supported([.degrees0, .degrees90, .degrees270], words: "all-but-upside-down"))
-        #expect(try parse("monitor") == .monitor)
-        #expect(try parse("help") == .help)
-        #expect(try parse("quit") == .quit)
+            try parse("supported all-but-upside-down")
+                == .service(.supported([.degrees0, .degrees90, .degrees270], words: "all-but-upside-down")))
+        #expect(try parse("monitor") == .daemon(.monitor))
+        #expect(try parse("help") == .daemon(.help))
+        #expect(try parse("quit") == .daemon(.quit))
     }
 
     @Test("the lock words follow the panel's natural orientation")
     func natural() throws {
-        #expect(try parse("lock landscape-primary", .landscape) == .lock([.degrees0], words: "landscape-primary"))
+        #expect(try parse("lock landscape-primary", .landscape) == .service(.lock([.degrees0], words: "landscape-primary")))
     }
 
     @Test("blank lines and comments are not commands")

@@ -89,7 +89,7 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 /// one rotation, and its reply is a JSON line.
 func check(_ command: ControlCommand) {
     switch command {
-    case .lock(let set, _), .supported(let set, _):
+    case .service(.lock(let set, _)), .service(.supported(let set, _)):
         require(!set.isEmpty, "\(command) with an empty set")
     default:
         break

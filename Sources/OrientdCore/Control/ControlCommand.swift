@@ -12,28 +12,46 @@
 ///
 /// Words are case-insensitive; blank lines and lines starting with `#` are ignored, so a
 /// file of commands can carry comments.
+///
+/// A command is either about the orientation state, which `OrientationService` carries
+/// out, or about the connection and the daemon, which the daemon answers; the two kinds
+/// are apart so that neither has to refuse the other's.
 public enum ControlCommand: Hashable, Sendable {
-    case orientation
-    case status
-    case lock(RotationSet, words: String)
-    case lockCurrent
-    case unlock
-    case supported(RotationSet, words: String)
-    case monitor
-    case help
-    case quit
+    case service(ServiceRequest)
+    case daemon(DaemonRequest)
+
+    /// Reads or changes the orientation state.
+    public enum ServiceRequest: Hashable, Sendable {
+        case orientation
+        case lock(RotationSet, words: String)
+        case lockCurrent
+        case unlock
+        case supported(RotationSet, words: String)
+
+        /// The command's name, as replies carry it in `"reply"`.
+        public var name: String {
+            switch self {
+            case .orientation: "orientation"
+            case .lock, .lockCurrent: "lock"
+            case .unlock: "unlock"
+            case .supported: "supported"
+            }
+        }
+    }
+
+    /// Concerns the connection or the daemon as a whole.
+    public enum DaemonRequest: String, Hashable, Sendable {
+        case status, monitor, help, quit
+
+        /// The command's name, as replies carry it in `"reply"`.
+        public var name: String { rawValue }
+    }
 
     /// The command's name, as replies carry it in `"reply"`.
     public var name: String {
         switch self {
-        case .orientation: "orientation"
-        case .status: "status"
-        case .lock, .lockCurrent: "lock"
-        case .unlock: "unlock"
-        case .supported: "supported"
-        case .monitor: "monitor"
-        case .help: "help"
-        case .quit: "quit"
+        case .service(let request): request.name
+        case .daemon(let request): request.name
         }
     }
 
@@ -81,17 +99,17 @@ public enum ControlCommand: Hashable, Sendable {
         }
 
         switch name {
-        case "orientation": return try noArgument(.orientation)
-        case "status": return try noArgument(.status)
-        case "unlock": return try noArgument(.unlock)
-        case "monitor", "subscribe": return try noArgument(.monitor)
-        case "help": return try noArgument(.help)
-        case "quit", "exit", "bye": return try noArgument(.quit)
+        case "orientation": return try noArgument(.service(.orientation))
+        case "status": return try noArgument(.daemon(.status))
+        case "unlock": return try noArgument(.service(.unlock))
+        case "monitor", "subscribe": return try noArgument(.daemon(.monitor))
+        case "help": return try noArgument(.daemon(.help))
+        case "quit", "exit", "bye": return try noArgument(.daemon(.quit))
         case "lock":
-            if argument.lowercased() == "current" { return .lockCurrent }
-            return .lock(try orientations(), words: argument)
+            if argument.lowercased() == "current" { return .service(.lockCurrent) }
+            return .service(.lock(try orientations(), words: argument))
         case "supported":
-            return .supported(try orientations(), words: argument)
+            return .service(.supported(try orientations(), words: argument))
         default:
             let shown = name.count > 40 ? String(name.prefix(40)) + "…" : name
             throw Rejection(command: "error", message: "unknown command '\(shown)'; \(summary)")

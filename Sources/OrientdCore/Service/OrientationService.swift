@@ -69,10 +69,9 @@ public struct OrientationService: Sendable {
 
     // MARK: From the control channel
 
-    /// Carries out `orientation`, `lock`, `lock current`, `unlock` and `supported`;
-    /// `source` ("stdin", "socket", ...) is named in the lock event. Other commands are
-    /// the daemon's (they concern connections, not the state).
-    public mutating func execute(_ command: ControlCommand, by source: String) -> Execution {
+    /// Carries out a request about the state; `source` ("stdin", "socket", ...) is named
+    /// in the lock event.
+    public mutating func execute(_ command: ControlCommand.ServiceRequest, by source: String) -> Execution {
         let before = pipeline.policy
         var warning: String?
         switch command {
@@ -91,8 +90,6 @@ public struct OrientationService: Sendable {
             finish(pipeline.unlock(), before: before, by: source)
         case .supported(let set, _):
             finish(pipeline.setSupported(set), before: before, by: source)
-        case .status, .monitor, .help, .quit:
-            preconditionFailure("\(command.name) is the daemon's to answer")
         }
         let reply = ControlReply.success(command.name) { json in
             ControlReply.addState(of: pipeline, to: &json)
