@@ -116,10 +116,9 @@ struct ReadLoop {
                     return
                 }
             }
-            switch SensorChoice.choose(from: found.map(\.candidate), requested: configuration.device) {
-            case .success(let candidate):
+            switch SensorChoice.choose(from: found, candidate: \.candidate, requested: configuration.device) {
+            case .success(let chosen):
                 announcedWait = false
-                let chosen = found.first { $0.candidate == candidate }!
                 everAttached = readUntilLost(chosen) || everAttached
                 if isStopped() { return }
             case .failure(let why):
@@ -136,9 +135,38 @@ struct ReadLoop {
         }
     }
 
-    func isStopped() -> Bool {
-        var p = pollfd(fd: stop, events: Int16(POLLIN), revents: 0)
-        return poll(&p, 1, 0) > 0
+    func isStopped() -> Bool { wait(milliseconds: 0, hotPlug: false).stop }
+
+    /// What woke the thread in `wait`.
+    struct Wake {
+        /// poll(2)'s result: the number of descriptors ready, 0 on time-out, -1 on error.
+        var ready: Int32
+        var interrupted: Bool
+        var stop: Bool
+        var hotPlug: Bool
+        /// The data descriptor's returned events.
+        var data: Int16
+        var timedOut: Bool { ready == 0 }
+    }
+
+    /// Waits in poll(2) until the stop pipe, the udev monitor (when `hotPlug`) or `data`
+    /// is ready, or `milliseconds` pass (-1: no limit). The one place that builds the
+    /// descriptors; a tuple rather than an array, as this runs for every sample.
+    func wait(milliseconds: Int32, hotPlug: Bool = true, data: Int32? = nil) -> Wake {
+        var fds = (
+            pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: hotPlug ? monitor?.descriptor ?? -1 : -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: data ?? -1, events: Int16(POLLIN), revents: 0)
+        )
+        let count: nfds_t = data == nil ? 2 : 3
+        let ready = withUnsafeMutableBytes(of: &fds) { bytes in
+            // A tuple of three pollfds is laid out as an array of them (homogeneous
+            // tuples are), and its buffer is never empty.
+            poll(bytes.baseAddress!.assumingMemoryBound(to: pollfd.self), count, milliseconds)
+        }
+        return Wake(
+            ready: ready, interrupted: ready < 0 && errno == EINTR, stop: fds.0.revents != 0, hotPlug: fds.1.revents != 0,
+            data: fds.2.revents)
     }
 
     /// Blocks until udev reports an IIO device added (or, without udev, a few seconds
@@ -148,12 +176,9 @@ struct ReadLoop {
             return sleepOrStop(seconds: 2)
         }
         while true {
-            var fds = [
-                pollfd(fd: stop, events: Int16(POLLIN), revents: 0), pollfd(fd: monitor.descriptor, events: Int16(POLLIN), revents: 0),
-            ]
-            let r = poll(&fds, 2, -1)
-            if r < 0 && errno == EINTR { continue }
-            if fds[0].revents != 0 { return false }
+            let wake = wait(milliseconds: -1)
+            if wake.interrupted { continue }
+            if wake.stop { return false }
             while let event = monitor.receive() {
                 note(event)
                 if event.action == .add || event.action == .change { return true }
@@ -162,8 +187,7 @@ struct ReadLoop {
     }
 
     func sleepOrStop(seconds: Double) -> Bool {
-        var p = pollfd(fd: stop, events: Int16(POLLIN), revents: 0)
-        return poll(&p, 1, Int32(seconds * 1000)) == 0
+        wait(milliseconds: Int32(seconds * 1000), hotPlug: false).timedOut
     }
 
     /// Opens and reads one sensor until it goes away or the thread is stopped.
@@ -256,18 +280,12 @@ struct ReadLoop {
                 emit(.sample(Sample(time: now - start, acceleration: v)))
             }
             // Back off on repeated failures: up to 1 s between attempts.
-            let wait = failures.delay
-            deadline += wait
-            if deadline < now { deadline = now + wait }
-            var fds = [
-                pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
-            ]
-            let r = poll(&fds, 2, Int32(max(0, (deadline - ReadLoop.monotonic()) * 1000).rounded(.up)))
-            if r > 0 {
-                if fds[0].revents != 0 { return nil }
-                if fds[1].revents != 0, removed(device.id) { return "removed" }
-            }
+            let delay = failures.delay
+            deadline += delay
+            if deadline < now { deadline = now + delay }
+            let wake = wait(milliseconds: Int32(max(0, (deadline - ReadLoop.monotonic()) * 1000).rounded(.up)))
+            if wake.stop { return nil }
+            if wake.hotPlug, removed(device.id) { return "removed" }
         }
     }
 
@@ -297,31 +315,18 @@ struct ReadLoop {
             // poll as usual.
             var readDirectly = false
             if now - attached > 0.5, now - lastRead < batch {
-                var quiet = (
-                    pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)
-                )
-                let r = withUnsafeMutableBytes(of: &quiet) {
-                    poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, Int32(((batch - (now - lastRead)) * 1000).rounded(.up)))
-                }
-                if r > 0 {
-                    if quiet.0.revents != 0 { return nil }
-                    if quiet.1.revents != 0, removed(scans.device.id) { return "removed" }
-                }
-                readDirectly = r == 0
+                let wake = wait(milliseconds: Int32(((batch - (now - lastRead)) * 1000).rounded(.up)))
+                if wake.stop { return nil }
+                if wake.hotPlug, removed(scans.device.id) { return "removed" }
+                readDirectly = wake.timedOut
             }
             if !readDirectly {
-                var fds = [
-                    pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: scans.descriptor, events: Int16(POLLIN), revents: 0),
-                ]
-                let r = poll(&fds, 3, 1000)
-                if r < 0 && errno == EINTR { continue }
-                if fds[0].revents != 0 { return nil }
-                if fds[1].revents != 0, removed(scans.device.id) { return "removed" }
-                if fds[2].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return "the buffer closed" }
-                guard fds[2].revents & Int16(POLLIN) != 0 else {
+                let wake = wait(milliseconds: 1000, data: scans.descriptor)
+                if wake.interrupted { continue }
+                if wake.stop { return nil }
+                if wake.hotPlug, removed(scans.device.id) { return "removed" }
+                if wake.data & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return "the buffer closed" }
+                guard wake.data & Int16(POLLIN) != 0 else {
                     let silence = ReadLoop.monotonic() - lastScan
                     if !stalled, silence >= stallAfter {
                         stalled = true

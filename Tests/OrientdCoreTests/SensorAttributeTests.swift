@@ -117,6 +117,10 @@ struct SensorAttributeTests {
         }
         #expect(none.description == "no accelerometer matches --device iio:device7; found: iio:device10 bmc150 accel-display display")
         #expect(SensorChoice.naturalOrder("iio:device2", "iio:device10"))
+        // Among things that carry a candidate, the thing itself comes back.
+        let found = [(candidate: base, path: "/b"), (candidate: unknown, path: "/u"), (candidate: display, path: "/d")]
+        #expect(try SensorChoice.choose(from: found, candidate: \.candidate, requested: nil).get().path == "/d")
+        #expect(try SensorChoice.choose(from: found, candidate: \.candidate, requested: "accel-base").get().path == "/b")
     }
 }
 

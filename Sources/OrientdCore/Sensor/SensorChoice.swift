@@ -59,18 +59,30 @@ public enum SensorChoice {
     ///   tablets say nothing: their only sensor is in the display). A base sensor is
     ///   never chosen by itself: it turns with the keyboard, not the screen.
     public static func choose(from candidates: [AccelerometerCandidate], requested: String?) -> Result<AccelerometerCandidate, Failure> {
-        let sorted = candidates.sorted { naturalOrder($0.id, $1.id) }
+        choose(from: candidates, candidate: { $0 }, requested: requested)
+    }
+
+    /// The same choice among things that each carry a candidate (what discovery found,
+    /// with what it needs to open it); returns the thing chosen.
+    public static func choose<Item>(
+        from items: [Item], candidate: (Item) -> AccelerometerCandidate, requested: String?
+    ) -> Result<Item, Failure> {
+        let sorted = items.map { (item: $0, candidate: candidate($0)) }.sorted { naturalOrder($0.candidate.id, $1.candidate.id) }
         if let requested {
-            if let match = sorted.first(where: { $0.id == requested || $0.name == requested || $0.label == requested }) {
-                return .success(match)
+            if let match = sorted.first(where: {
+                $0.candidate.id == requested || $0.candidate.name == requested || $0.candidate.label == requested
+            }) {
+                return .success(match.item)
             }
-            let seen = sorted.isEmpty ? "none" : sorted.map(\.summary).joined(separator: ", ")
+            let seen = sorted.isEmpty ? "none" : sorted.map(\.candidate.summary).joined(separator: ", ")
             return .failure(Failure(description: "no accelerometer matches --device \(requested); found: \(seen)"))
         }
-        if let display = sorted.first(where: { $0.location == .display }) ?? sorted.first(where: { $0.location == .unknown }) {
-            return .success(display)
+        if let display = sorted.first(where: { $0.candidate.location == .display })
+            ?? sorted.first(where: { $0.candidate.location == .unknown })
+        {
+            return .success(display.item)
         }
-        if let base = sorted.first {
+        if let base = sorted.first?.candidate {
             return .failure(
                 Failure(
                     description:
