@@ -28,6 +28,31 @@ struct EventTests {
                 + "\n")
     }
 
+    @Test("hooks and sensor events are one JSON line each, byte for byte; a list of objects has no newline inside")
+    func hooksAndSensorLines() {
+        let results = [
+            HookResult(command: HookCommand(arguments: ["orientd-rotate-sway"]), ending: .exited(0), seconds: 0.0123),
+            HookResult(command: HookCommand(arguments: ["slow"]), ending: .timedOut(2), seconds: 2.001),
+        ]
+        #expect(
+            String(decoding: HooksEvent.line(time: 5.71, screen: "portrait-secondary", results: results), as: UTF8.self)
+                == #"{"event":"hooks","time":5.71,"screen":"portrait-secondary","outcome":"failed","results":[{"command":"orientd-rotate-sway","outcome":"changed","exit":0,"seconds":0.012},{"command":"slow","outcome":"failed","timeout":true,"seconds":2.001,"error":"still running after 2 s; killed"}],"version":1}"#
+                + "\n")
+        #expect(
+            String(decoding: HooksEvent.line(time: 1, screen: "portrait-primary", results: []), as: UTF8.self)
+                == #"{"event":"hooks","time":1,"screen":"portrait-primary","outcome":null,"results":[],"version":1}"# + "\n")
+        #expect(
+            String(
+                decoding: SensorStateEvent.attached(
+                    device: "iio:device0", name: "bmc150_accel", location: .unknown, read: "polled", rate: 62.5, time: 0),
+                as: UTF8.self)
+                == #"{"event":"sensor","state":"attached","time":0,"device":"iio:device0","name":"bmc150_accel","location":"unknown","read":"polled","rate":62.5,"version":1}"#
+                + "\n")
+        #expect(
+            String(decoding: SensorStateEvent.lost(device: "iio:device0", reason: "removed", time: 2.5), as: UTF8.self)
+                == #"{"event":"sensor","state":"lost","time":2.5,"device":"iio:device0","reason":"removed","version":1}"# + "\n")
+    }
+
     @Test("transform names of every rotation (orientation-facts §2)")
     func transforms() {
         #expect(Rotation.allCases.map(\.xrandrName) == ["normal", "right", "inverted", "left"])

@@ -70,7 +70,7 @@ final class SoakSource: SampleSource, Sendable {
                     if ahead > 0 { usleep(UInt32(ahead * 1e6)) }
                 }
                 if i > 0, i % Int(300 * rate) == 0 {
-                    service.post(.line(SensorEventLine.lost(device: "soak0", reason: "removed", time: t)))
+                    service.post(.line(SensorStateEvent.lost(device: "soak0", reason: "removed", time: t)))
                     service.attach(source: "soak0", mountMatrix: .identity, line: nil)
                     hotPlugs.add(1, ordering: .relaxed)
                 }

@@ -7,10 +7,7 @@ public enum HooksEvent {
         json.add("time", time)
         json.add("screen", screen)
         json.add("outcome", HookOutcome.reconcile(results.map(\.outcome))?.rawValue)
-        var list: [UInt8] = [UInt8(ascii: "[")]
-        for (i, result) in results.enumerated() {
-            if i > 0 { list.append(UInt8(ascii: ",")) }
-            var item = JSONLineWriter()
+        json.add("results", objects: results) { item, result in
             item.add("command", result.command.text)
             item.add("outcome", result.outcome.rawValue)
             switch result.ending {
@@ -21,10 +18,7 @@ public enum HooksEvent {
             }
             item.add("seconds", result.seconds, decimals: 3)
             if let failure = result.failure { item.add("error", failure) }
-            list.append(contentsOf: item.line().dropLast())  // no newline inside the list
         }
-        list.append(UInt8(ascii: "]"))
-        json.addRaw("results", list)
         json.add("version", OrientationEvent.schemaVersion)
         return json.line()
     }

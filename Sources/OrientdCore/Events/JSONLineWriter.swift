@@ -80,10 +80,18 @@ public struct JSONLineWriter: Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// A value that is already JSON (an object or a list built by another writer).
-    public mutating func addRaw(_ key: String, _ json: [UInt8]) {
+    /// A list of objects, each written by `fill` from one element.
+    public mutating func add<Element>(_ key: String, objects: [Element], _ fill: (inout JSONLineWriter, Element) -> Void) {
         self.key(key)
-        bytes.append(contentsOf: json)
+        bytes.append(UInt8(ascii: "["))
+        for (i, element) in objects.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            var object = JSONLineWriter()
+            fill(&object, element)
+            bytes.append(contentsOf: object.bytes)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     public mutating func addNull(_ key: String) {

@@ -22,23 +22,25 @@ public struct SensorSource: SampleSource {
                 case .attached(let info):
                     service.attach(
                         source: info.candidate.id, mountMatrix: info.mountMatrix,
-                        line: SensorEventLine.attached(info, time: service.withService { $0.pipeline.lastTime }))
+                        line: SensorStateEvent.attached(
+                            device: info.candidate.id, name: info.candidate.name, location: info.candidate.location,
+                            read: info.readPath.rawValue, rate: info.samplingFrequency, time: service.withService { $0.pipeline.lastTime }))
                     service.post(.note("reading \(info.candidate.id) (\(info.candidate.name ?? "unnamed")), \(info.readPath.rawValue)"))
                     service.post(.opened("reading \(info.candidate.id), \(info.readPath.rawValue)"))
                 case .lost(let device, let reason):
                     service.post(
-                        .line(SensorEventLine.lost(device: device, reason: reason, time: service.withService { $0.pipeline.lastTime })))
+                        .line(SensorStateEvent.lost(device: device, reason: reason, time: service.withService { $0.pipeline.lastTime })))
                     service.post(.warning("\(device) lost: \(reason); waiting for it to return"))
                     service.post(.waiting("\(device) lost; waiting for it to return"))
                 case .stalled(let device, let seconds):
                     let time = service.withService { $0.pipeline.lastTime }
-                    service.post(.line(SensorEventLine.stalled(device: device, seconds: seconds, time: time)))
+                    service.post(.line(SensorStateEvent.stalled(device: device, seconds: seconds, time: time)))
                     service.post(
                         .warning("\(device) has sent nothing for \(JSONLineWriter.number(seconds, decimals: 1)) s; still waiting for it"))
                     service.post(.waiting("\(device) stalled"))
                 case .resumed(let device, let seconds):
                     let time = service.withService { $0.pipeline.lastTime }
-                    service.post(.line(SensorEventLine.resumed(device: device, afterSeconds: seconds, time: time)))
+                    service.post(.line(SensorStateEvent.resumed(device: device, afterSeconds: seconds, time: time)))
                     service.post(.note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s"))
                     service.post(.opened("reading \(device)"))
                 case .waiting(let message):
@@ -56,40 +58,4 @@ public struct SensorSource: SampleSource {
     }
 
     public func stop() { reader.stop() }
-}
-
-/// The `sensor` events of the stream.
-public enum SensorEventLine {
-    public static func attached(_ info: AccelerometerInfo, time: Double) -> [UInt8] {
-        line("attached", device: info.candidate.id, time: time) { json in
-            json.add("name", info.candidate.name)
-            json.add("location", info.candidate.location.rawValue)
-            json.add("read", info.readPath.rawValue)
-            if let f = info.samplingFrequency { json.add("rate", f, decimals: 3) } else { json.addNull("rate") }
-        }
-    }
-
-    public static func stalled(device: String, seconds: Double, time: Double) -> [UInt8] {
-        line("stalled", device: device, time: time) { $0.add("silent", seconds, decimals: 3) }
-    }
-
-    public static func resumed(device: String, afterSeconds seconds: Double, time: Double) -> [UInt8] {
-        line("resumed", device: device, time: time) { $0.add("silent", seconds, decimals: 3) }
-    }
-
-    public static func lost(device: String, reason: String, time: Double) -> [UInt8] {
-        line("lost", device: device, time: time) { $0.add("reason", reason) }
-    }
-
-    /// A `sensor` event: its state, time and device, then the state's own fields.
-    private static func line(_ state: String, device: String, time: Double, _ fields: (inout JSONLineWriter) -> Void) -> [UInt8] {
-        var json = JSONLineWriter()
-        json.add("event", "sensor")
-        json.add("state", state)
-        json.add("time", time)
-        json.add("device", device)
-        fields(&json)
-        json.add("version", OrientationEvent.schemaVersion)
-        return json.line()
-    }
 }
