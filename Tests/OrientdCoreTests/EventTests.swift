@@ -53,7 +53,7 @@ struct EventTests {
                 == #"{"event":"sensor","state":"lost","time":2.5,"device":"iio:device0","reason":"removed","version":1}"# + "\n")
     }
 
-    @Test("transform names of every rotation (orientation-facts §2)")
+    @Test("transform names of every rotation (README, 'Axes and names')")
     func transforms() {
         #expect(Rotation.allCases.map(\.xrandrName) == ["normal", "right", "inverted", "left"])
         #expect(Rotation.allCases.map(\.waylandTransform) == ["normal", "270", "180", "90"])

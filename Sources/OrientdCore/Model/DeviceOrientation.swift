@@ -1,6 +1,6 @@
 /// The physical pose of the device, named after the edge that points up.
 ///
-/// The names are those of iOS's `UIDeviceOrientation` (see orientation-facts §2).
+/// The names are those of iOS's `UIDeviceOrientation` (README, "Axes and names").
 /// Beware the iOS trap: the *interface* orientation landscapeLeft is the *device*
 /// pose landscape-right, and the reverse.
 public enum DeviceOrientation: String, CaseIterable, Hashable, Sendable {

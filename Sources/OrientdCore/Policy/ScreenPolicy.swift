@@ -1,5 +1,5 @@
 /// Decides the screen orientation from the device pose and the lock, the way the
-/// platforms orientd follows do (orientation-facts §3):
+/// platforms orientd follows do (README, "Lock words"):
 ///
 /// - the effective set is the configured (supported) set intersected with the lock;
 ///   when that is empty the lock wins (iOS 16's rule) and the caller is told;
