@@ -23,11 +23,11 @@ let package = Package(
         .target(name: "OrientdCore"),
         // The physical model that synthesises labelled recordings.
         .target(name: "OrientdSimulation", dependencies: ["OrientdCore"]),
-        // Adapters: files and standard streams, pacing, signals.
+        // Adapters: files and standard streams, pacing, threads and their wake-ups.
         .target(
             name: "OrientdIO",
             dependencies: [
-                "OrientdCore",
+                "OrientdCore", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // The C libraries for live sensors, through pkg-config.

@@ -1,5 +1,6 @@
 import Glibc
 import OrientdCore
+import OrientdIO
 import Synchronization
 import SystemPackage
 
@@ -20,7 +21,7 @@ public final class SharedService: Sendable {
     private let state: Mutex<State>
     private let stopped = Atomic<Bool>(false)
     /// Readable when the control thread has something to do.
-    public let wake: EventDescriptor
+    public let wake: WakeUp
     /// Items waiting beyond this make the producer wait: nothing is dropped, and a
     /// stalled consumer with backpressure (replay's stdout) slows the replay down instead
     /// of growing memory.
@@ -36,7 +37,7 @@ public final class SharedService: Sendable {
 
     public init(service: OrientationService, ready: Bool) throws(Errno) {
         state = Mutex(State(service: service, ready: ready))
-        wake = try EventDescriptor()
+        wake = try WakeUp()
     }
 
     // MARK: Producer side (any thread)

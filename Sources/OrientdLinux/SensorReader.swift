@@ -11,7 +11,7 @@ import SystemPackage
 /// `SensorEvent`s: discovery, opening, samples, loss and return (hot-plug).
 ///
 /// The thread blocks in poll(2) on the buffer (or until the next polling deadline), the
-/// udev monitor and a wake-up pipe, so it wakes only for data, hot-plug or stop: no busy
+/// udev monitor and a stop signal (`WakeUp`), so it wakes only for data, hot-plug or stop: no busy
 /// loop, also while it waits for a sensor to appear.
 public struct SensorReader: Sendable {
     public struct Configuration: Sendable {
@@ -38,11 +38,11 @@ public struct SensorReader: Sendable {
     }
 
     public let configuration: Configuration
-    private let stopPipe: WakeUpPipe
+    private let stopSignal: WakeUp
 
     public init(configuration: Configuration) throws(Errno) {
         self.configuration = configuration
-        stopPipe = try WakeUpPipe()
+        stopSignal = try WakeUp()
     }
 
     /// Starts the thread; `handle` is called on it with every event, then `finished`
@@ -52,17 +52,17 @@ public struct SensorReader: Sendable {
         _ handle: @escaping @Sendable (SensorEvent) -> Void, finished: @escaping @Sendable () -> Void = {}
     ) {
         let configuration = configuration
-        let stopPipe = stopPipe
+        let stopSignal = stopSignal
         BackgroundThread.start {
-            var loop = ReadLoop(configuration: configuration, stop: stopPipe.readEnd, emit: handle)
+            var loop = ReadLoop(configuration: configuration, stop: stopSignal.descriptor, emit: handle)
             loop.run()
             withExtendedLifetime(loop) {}
             finished()
         }
     }
 
-    /// Ends the thread at its next wake-up (at once: the pipe wakes its poll).
-    public func stop() { stopPipe.signal() }
+    /// Ends the thread at its next wake-up (at once: the signal wakes its poll).
+    public func stop() { stopSignal.signal() }
 }
 
 /// The thread's state; lives and dies on the sensor thread.
@@ -149,7 +149,7 @@ struct ReadLoop {
         var timedOut: Bool { ready == 0 }
     }
 
-    /// Waits in poll(2) until the stop pipe, the udev monitor (when `hotPlug`) or `data`
+    /// Waits in poll(2) until the stop signal, the udev monitor (when `hotPlug`) or `data`
     /// is ready, or `milliseconds` pass (-1: no limit). The one place that builds the
     /// descriptors; a tuple rather than an array, as this runs for every sample.
     func wait(milliseconds: Int32, hotPlug: Bool = true, data: Int32? = nil) -> Wake {

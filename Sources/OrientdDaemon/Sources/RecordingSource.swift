@@ -16,12 +16,12 @@ public struct RecordingSource: SampleSource {
     public let speed: Double?
     public let strict: Bool
     public let makePipeline: PipelineMaker
-    private let stopPipe: WakeUpPipe
+    private let stopSignal: WakeUp
 
     public init(path: String, mountMatrixOverridden: Bool, speed: Double?, strict: Bool, makePipeline: @escaping PipelineMaker)
         throws(Errno)
     {
-        stopPipe = try WakeUpPipe()
+        stopSignal = try WakeUp()
         self.path = path
         self.mountMatrixOverridden = mountMatrixOverridden
         self.speed = speed
@@ -46,7 +46,7 @@ public struct RecordingSource: SampleSource {
         BackgroundThread.start { source.play(into: service) }
     }
 
-    public func stop() { stopPipe.signal() }
+    public func stop() { stopSignal.signal() }
 
     private func play(into service: SharedService) {
         let reader: RecordingReader
@@ -62,7 +62,7 @@ public struct RecordingSource: SampleSource {
         var certain = false
         do {
             try reader.read { event in
-                if stopPipe.isSignalled { return .stop }
+                if stopSignal.isSignalled { return .stop }
                 switch event {
                 case .header(let header, let matrix, let line):
                     let (pipeline, warnings) = try makePipeline(header, matrix, line, reader.displayName)
@@ -96,7 +96,7 @@ public struct RecordingSource: SampleSource {
             service.finish(.failed(status: .dataError, message: "\(error)"))
             return
         }
-        if !certain, !stopPipe.isSignalled {
+        if !certain, !stopSignal.isSignalled {
             service.post(
                 .note("no certain orientation in \(samples) sample(s) of \(reader.displayName): were they all in motion, or not in m/s²?"))
         }
@@ -105,7 +105,7 @@ public struct RecordingSource: SampleSource {
 
     /// Waits up to `seconds` for a stop request; true when stopped.
     private func isStopped(waitingSeconds seconds: Double) -> Bool {
-        var p = pollfd(fd: stopPipe.readEnd, events: Int16(POLLIN), revents: 0)
+        var p = pollfd(fd: stopSignal.descriptor, events: Int16(POLLIN), revents: 0)
         let timeout = seconds <= 0 ? 0 : Int32(min(seconds * 1000, 1e9).rounded(.up))
         while true {
             let r = poll(&p, 1, timeout)

@@ -57,7 +57,7 @@ struct Record: ParsableCommand {
         let reader = try SensorReader(configuration: sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: false))
         reader.start({ recorder.handle($0) }, finished: { recorder.done.signal() })
         var fds = [
-            pollfd(fd: recorder.done.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: recorder.done.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
         ]
         while poll(&fds, 2, -1) < 0 && errno == EINTR {}
@@ -80,12 +80,12 @@ private final class Recorder: Sendable {
     let header: @Sendable (AccelerometerInfo) -> String
     let state = Mutex(State())
     /// Signalled when the recording should end.
-    let done: WakeUpPipe
+    let done: WakeUp
     let writer = RecordingWriter()
     let output = EventOutput()
 
     init(seconds: Double?, header: @escaping @Sendable (AccelerometerInfo) -> String) throws(Errno) {
-        done = try WakeUpPipe()
+        done = try WakeUp()
         self.seconds = seconds
         self.header = header
     }

@@ -1,0 +1,44 @@
+import CLinux
+import Synchronization
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Wakes a thread blocked in poll(2) on `descriptor`, from any thread: an eventfd, which
+/// stays readable from the first `signal()` until `drain()`.
+///
+/// Used two ways: as a stop latch (signalled once and never drained, so every later poll
+/// sees it at once), and as a doorbell (signalled for each batch of work, drained by the
+/// thread that does it). Only the descriptor is shared, and eventfd's reads and writes
+/// are atomic; the flag is an atomic: that is what makes it Sendable.
+public final class WakeUp: Sendable {
+    public let descriptor: Int32
+    private let signalled = Atomic<Bool>(false)
+
+    /// Throws when no eventfd can be made (out of descriptors): a thread that could not
+    /// be woken could never be stopped, so there is no use starting it.
+    public init() throws(Errno) {
+        let fd = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard fd >= 0 else { throw Errno(rawValue: errno) }
+        descriptor = fd
+    }
+
+    public func signal() {
+        signalled.store(true, ordering: .releasing)
+        var one: UInt64 = 1
+        _ = write(descriptor, &one, 8)
+    }
+
+    /// Whether `signal()` was ever called, without a system call.
+    public var isSignalled: Bool { signalled.load(ordering: .acquiring) }
+
+    /// Clears the pending wake-ups (the doorbell's use).
+    public func drain() {
+        var count: UInt64 = 0
+        _ = read(descriptor, &count, 8)
+    }
+
+    deinit { close(descriptor) }
+}
