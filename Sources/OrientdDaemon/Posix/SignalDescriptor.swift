@@ -10,8 +10,10 @@ import SystemPackage
 /// the mask, and a signal delivered to a thread that does not block it would take its
 /// default action (for SIGTERM, death without cleanup).
 public struct SignalDescriptor: ~Copyable {
-    public let descriptor: Int32
+    public let file: FileDescriptor
     public let signals: [Int32]
+
+    public var descriptor: Int32 { file.rawValue }
 
     public static func block(_ signals: [Int32]) -> sigset_t {
         var set = sigset_t()
@@ -26,7 +28,7 @@ public struct SignalDescriptor: ~Copyable {
         var set = Self.block(signals)
         let fd = signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
         guard fd >= 0 else { throw Errno(rawValue: errno) }
-        descriptor = fd
+        file = FileDescriptor(rawValue: fd)
         self.signals = signals
     }
 
@@ -34,11 +36,12 @@ public struct SignalDescriptor: ~Copyable {
     public func read() -> [Int32] {
         var out: [Int32] = []
         var info = signalfd_siginfo()
-        while Glibc.read(descriptor, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+        // Until EAGAIN: the descriptor is non-blocking and holds whole records only.
+        while (try? withUnsafeMutableBytes(of: &info) { try file.read(into: $0) }) == MemoryLayout<signalfd_siginfo>.size {
             out.append(Int32(info.ssi_signo))
         }
         return out
     }
 
-    deinit { close(descriptor) }
+    deinit { try? file.close() }
 }

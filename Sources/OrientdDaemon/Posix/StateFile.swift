@@ -43,41 +43,33 @@ public struct StateFile: Sendable {
     }
 
     /// Writes `state`; on failure (a full disk, a read-only directory) the old file is
-    /// left as it was and the error says which step failed.
+    /// left as it was and the error says which step failed. Written whole to a temporary
+    /// file, synced, then renamed over the old one, and the directory synced, so a crash
+    /// leaves the old lock or the new one, never half of one. swift-system has no fsync,
+    /// rename or mkdir: those are the C calls.
     public func save(_ state: PersistedState) throws(Errno) {
         if mkdir(directory, 0o755) != 0 && errno != EEXIST { throw Errno(rawValue: errno) }
         let temporary = path + ".new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Errno(rawValue: errno) }
-        let bytes = Array(state.text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = Errno(rawValue: errno)
-                close(fd)
-                unlink(temporary)
-                throw e
+        do {
+            let file = try FileDescriptor.open(
+                FilePath(temporary), .writeOnly, options: [.create, .truncate, .closeOnExec],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            try file.closeAfter {
+                _ = try file.writeAll(state.text.utf8)
+                if fsync(file.rawValue) != 0 { throw Errno(rawValue: errno) }
             }
-            written += n
-        }
-        if fsync(fd) != 0 {
-            let e = Errno(rawValue: errno)
-            close(fd)
+        } catch {
             unlink(temporary)
-            throw e
+            throw error as? Errno ?? .ioError
         }
-        close(fd)
         guard rename(temporary, path) == 0 else {
             let e = Errno(rawValue: errno)
             unlink(temporary)
             throw e
         }
-        let dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 {
-            fsync(dir)
-            close(dir)
+        if let directory = try? FileDescriptor.open(FilePath(directory), .readOnly, options: [.directory, .closeOnExec]) {
+            fsync(directory.rawValue)
+            try? directory.close()
         }
     }
 }
