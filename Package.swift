@@ -62,7 +62,10 @@ let package = Package(
         .testTarget(name: "OrientdSimulationTests", dependencies: ["OrientdSimulation", "OrientdCore"]),
         // Plays every bundled recording and judges it against its labels.
         .testTarget(name: "RecordingsTests", dependencies: ["OrientdCore", "OrientdIO"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["orientd", "OrientdCore", "OrientdDaemon"]),
+        // Runs the built binary for the tests that use it: to its end, or as a daemon
+        // read line by line, with a client of its socket.
+        .target(name: "OrientdTestSupport", dependencies: ["OrientdCore", "OrientdDaemon"], path: "Tests/Support"),
+        .testTarget(name: "CommandLineTests", dependencies: ["orientd", "OrientdCore", "OrientdDaemon", "OrientdTestSupport"]),
         // Live sensors against a umockdev testbed: the real libiio and libudev read a fake
         // sysfs and /dev. Runs under umockdev-wrapper (make test does that).
         .systemLibrary(
@@ -70,7 +73,7 @@ let package = Package(
             providers: [.apt(["libumockdev-dev"])]),
         .testTarget(
             name: "LiveSensorTests",
-            dependencies: ["orientd", "OrientdCore", "OrientdLinux", "CUmockdev"]),
+            dependencies: ["orientd", "OrientdCore", "OrientdLinux", "OrientdDaemon", "CUmockdev", "OrientdTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

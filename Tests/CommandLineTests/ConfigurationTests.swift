@@ -1,5 +1,6 @@
 import Foundation
 import OrientdCore
+import OrientdTestSupport
 import Testing
 
 @testable import orientd

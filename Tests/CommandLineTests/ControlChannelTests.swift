@@ -1,6 +1,7 @@
 import Foundation
 import OrientdCore
 import OrientdDaemon
+import OrientdTestSupport
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import OrientdTestSupport
 import Testing
 
 /// The shipped unit under a real systemd as PID 1 (`scripts/check-systemd-boot`: a Debian

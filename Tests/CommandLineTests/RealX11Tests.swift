@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import OrientdTestSupport
 import Testing
 
 /// `hooks/orientd-rotate-x11` against a real X server (Xvfb) and the real `xrandr` and

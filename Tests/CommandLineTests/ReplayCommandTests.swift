@@ -1,5 +1,6 @@
 import Foundation
 import OrientdCore
+import OrientdTestSupport
 import Testing
 
 @Suite("orientd replay, end to end")

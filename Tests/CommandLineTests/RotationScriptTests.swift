@@ -1,4 +1,5 @@
 import Foundation
+import OrientdTestSupport
 import Testing
 
 /// The rotation scripts in `hooks/`, fed by the real binary (stream mode) or run as

@@ -1,4 +1,5 @@
 import Foundation
+import OrientdTestSupport
 import Testing
 
 /// systemd's notify protocol against a real datagram socket in NOTIFY_SOCKET, as

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import OrientdTestSupport
 import Testing
 
 /// `hooks/orientd-rotate-sway` and `hooks/orientd-rotate-wlroots` against a real sway,

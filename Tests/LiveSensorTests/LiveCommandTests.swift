@@ -1,29 +1,7 @@
 import Foundation
 import OrientdCore
+import OrientdTestSupport
 import Testing
-
-/// Runs the built `orientd` as a child: it inherits the preload and the testbed.
-func runOrientd(_ arguments: [String], seconds: Double = 10) throws -> (status: Int32, stdout: String, stderr: String) {
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while !FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("orientd").path), dir.path != "/" {
-        dir.deleteLastPathComponent()
-    }
-    let process = Process()
-    process.executableURL = dir.appendingPathComponent("orientd")
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: killer)
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    killer.cancel()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-}
 
 /// The commands end to end. An extension of `LiveSensorTests` so they share its one
 /// serialized suite: a testbed is process-wide, two at once would see each other.
@@ -33,14 +11,14 @@ extension LiveSensorTests {
         let bed = Testbed()
         try bed.add(FakeAccelerometer.polled(number: 0, extraAttributes: ["label": "accel-base"]))
         try bed.add(FakeAccelerometer.polled(number: 1, properties: ["ACCEL_MOUNT_MATRIX": "0, 1, 0; -1, 0, 0; 0, 0, 1"]))
-        let text = try runOrientd(["list"])
+        let text = try OrientdProcess.run(["list"], timeout: 10)
         #expect(text.status == 0)
         #expect(text.stdout.contains("* iio:device1  bmc150_accel"))
         #expect(text.stdout.contains("  iio:device0  bmc150_accel  label accel-base"))
         #expect(text.stdout.contains("0, 1, 0; -1, 0, 0; 0, 0, 1 (udev ACCEL_MOUNT_MATRIX)"))
         #expect(text.stdout.contains("0.009582 m/s² per count (in_accel_scale)"))
         #expect(text.stdout.contains("read              polled"))
-        let json = try runOrientd(["list", "--json"])
+        let json = try OrientdProcess.run(["list", "--json"], timeout: 10)
         let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(array.map { $0["device"] as? String } == ["iio:device0", "iio:device1"])
         #expect(array.map { $0["chosen"] as? Bool } == [false, true])
@@ -51,7 +29,7 @@ extension LiveSensorTests {
     func recordAndReplay() throws {
         let bed = Testbed()
         try bed.add(FakeAccelerometer.polled(raw: (-1024, 0, 60)))
-        let recorded = try runOrientd(["record", "--seconds", "0.5", "--rate", "50"])
+        let recorded = try OrientdProcess.run(["record", "--seconds", "0.5", "--rate", "50"], timeout: 10)
         #expect(recorded.status == 0, "\(recorded.stderr)")
         #expect(recorded.stdout.hasPrefix("# orientd-recording 1\n"))
         #expect(recorded.stdout.contains("# device: iio:device0 bmc150_accel"))
@@ -59,20 +37,20 @@ extension LiveSensorTests {
         #expect(lines.count >= 20 && lines.count <= 30, "\(lines.count) samples in 0.5 s at 50 Hz")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-recorded-\(UUID()).csv")
         try recorded.stdout.write(to: file, atomically: true, encoding: .utf8)
-        let replayed = try runOrientd(["replay", "--fast", file.path])
+        let replayed = try OrientdProcess.run(["replay", "--fast", file.path], timeout: 10)
         #expect(replayed.stdout.contains("\"device\":\"landscape-left\""), "\(replayed.stdout) \(replayed.stderr)")
     }
 
     @Test("orientd run: a sensor event, then orientation events; with no sensor, exit 69 and what to do")
     func run() throws {
         let bed = Testbed()
-        let none = try runOrientd(["run"])
+        let none = try OrientdProcess.run(["run"], timeout: 10)
         #expect(none.status == 69)
         #expect(none.stderr.contains("no accelerometer found"))
         #expect(none.stderr.contains("orientd replay Recordings/"))
         #expect(none.stderr.contains("--wait"))
         try bed.add(FakeAccelerometer.polled(raw: (0, -1024, 60)))
-        let running = try runOrientd(["run"], seconds: 1)
+        let running = try OrientdProcess.run(["run"], timeout: 1)
         let events = running.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
@@ -99,16 +77,16 @@ extension LiveSensorTests {
             iiod.waitUntilExit()
         }
         // iiod serves the testbed's devices; wait until it answers.
-        var listed = try runOrientd(["list", "--json", "--uri", "ip:127.0.0.1"])
+        var listed = try OrientdProcess.run(["list", "--json", "--uri", "ip:127.0.0.1"], timeout: 10)
         for _ in 0..<30 where !listed.stdout.contains("iio:device0") {
             usleep(100_000)
-            listed = try runOrientd(["list", "--json", "--uri", "ip:127.0.0.1"])
+            listed = try OrientdProcess.run(["list", "--json", "--uri", "ip:127.0.0.1"], timeout: 10)
         }
         let array = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stderr)")
         #expect(iiod.isRunning, "iiod exited (is another iiod holding port 30431?)")
         #expect(array.first?["device"] as? String == "iio:device0")
         #expect(array.first?["path"] as? String == "ip:127.0.0.1 iio:device0")
-        let running = try runOrientd(["run", "--uri", "ip:127.0.0.1"], seconds: 1.5)
+        let running = try OrientdProcess.run(["run", "--uri", "ip:127.0.0.1"], timeout: 1.5)
         #expect(running.stdout.contains("\"event\":\"sensor\",\"state\":\"attached\""))
         #expect(running.stdout.contains("\"device\":\"landscape-left\""), "\(running.stdout) \(running.stderr)")
     }
@@ -119,7 +97,7 @@ extension LiveSensorTests {
     func wrongUnits() throws {
         let bed = Testbed()
         try bed.add(FakeAccelerometer.polled(raw: (0, -1024, 0), scale: "1"))
-        let running = try runOrientd(["run"], seconds: 2)
+        let running = try OrientdProcess.run(["run"], timeout: 2)
         #expect(running.stderr.contains("iio:device0: readings are about 1024.000 m/s² (104.419 g), not gravity"), "\(running.stderr)")
         #expect(!running.stdout.contains("\"event\":\"orientation\""), "no pose is decided from such readings")
     }

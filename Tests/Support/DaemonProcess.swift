@@ -5,14 +5,14 @@ import Synchronization
 /// A running `orientd` (run or replay) whose standard output is read line by line as it
 /// comes, and whose standard input the test can write to, for tests that talk to the
 /// daemon while it runs.
-final class DaemonProcess: Sendable {
+public final class DaemonProcess: Sendable {
     private let process: Process
     private let input: FileHandle
     private let lines = Mutex<[String]>([])
     private let errorText = Mutex<String>("")
     private let readers = DispatchGroup()
 
-    init(_ arguments: [String], environment: [String: String]? = nil) throws {
+    public init(_ arguments: [String], environment: [String: String]? = nil) throws {
         let process = Process()
         process.executableURL = OrientdProcess.executable
         process.arguments = arguments
@@ -46,21 +46,21 @@ final class DaemonProcess: Sendable {
         }
     }
 
-    var output: [String] { lines.withLock { $0 } }
-    var standardError: String { errorText.withLock { $0 } }
-    var pid: Int32 { process.processIdentifier }
+    public var output: [String] { lines.withLock { $0 } }
+    public var standardError: String { errorText.withLock { $0 } }
+    public var pid: Int32 { process.processIdentifier }
 
-    func write(_ text: String) {
+    public func write(_ text: String) {
         input.write(Data(text.utf8))
     }
 
-    func closeInput() {
+    public func closeInput() {
         try? input.close()
     }
 
     /// Waits until some output line satisfies `match`; returns it, or nil after `timeout`.
     @discardableResult
-    func waitForLine(timeout: Double = 10, _ match: (String) -> Bool) -> String? {
+    public func waitForLine(timeout: Double = 10, _ match: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let line = output.first(where: match) { return line }
@@ -70,7 +70,7 @@ final class DaemonProcess: Sendable {
     }
 
     /// Waits until stderr contains `text`.
-    func waitForError(_ text: String, timeout: Double = 10) -> Bool {
+    public func waitForError(_ text: String, timeout: Double = 10) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if standardError.contains(text) { return true }
@@ -79,12 +79,12 @@ final class DaemonProcess: Sendable {
         return false
     }
 
-    func signal(_ number: Int32) {
+    public func signal(_ number: Int32) {
         kill(process.processIdentifier, number)
     }
 
     /// Waits for the exit; the status (or nil after `timeout`, when it is killed).
-    func waitForExit(timeout: Double = 20) -> Int32? {
+    public func waitForExit(timeout: Double = 20) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {
@@ -105,20 +105,40 @@ final class DaemonProcess: Sendable {
 }
 
 /// A temporary socket path short enough for sockaddr_un.
-func temporarySocketPath() -> String {
+public func temporarySocketPath() -> String {
     "/tmp/orientd-test-\(UUID().uuidString.prefix(8)).sock"
 }
 
 extension ControlClient {
-    /// Sends a request and returns its reply line (without the newline).
-    func request(_ line: String) throws -> String {
+    /// Sends a request and returns its reply line (without the newline); the events a
+    /// subscribed client gets before it are passed over.
+    public func request(_ line: String) throws -> String {
         try send(line)
-        guard let reply = try readLine(timeout: 10) else { return "" }
-        return String(decoding: reply.dropLast(), as: UTF8.self)
+        while let reply = try readLine(timeout: 10) {
+            let text = String(decoding: reply.dropLast(), as: UTF8.self)
+            if text.hasPrefix(#"{"reply""#) { return text }
+        }
+        return ""
+    }
+
+    /// The lines that arrive within `seconds` (without their newlines).
+    public func lines(for seconds: Double) throws -> [String] {
+        var out: [String] = []
+        let deadline = Date().addingTimeInterval(seconds)
+        while case let left = deadline.timeIntervalSinceNow, left > 0 {
+            do {
+                guard let line = try readLine(timeout: left) else { break }
+                out.append(String(decoding: line.dropLast(), as: UTF8.self))
+            } catch {
+                if error == .timedOut { break }
+                throw error
+            }
+        }
+        return out
     }
 
     /// Connects, retrying while the daemon is starting.
-    static func waitingFor(_ path: String, timeout: Double = 10) throws -> ControlClient {
+    public static func waitingFor(_ path: String, timeout: Double = 10) throws -> ControlClient {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             do {

@@ -2,14 +2,20 @@ import Foundation
 import OrientdCore
 
 /// Runs the built `orientd` binary as a user would, capturing its streams.
-struct OrientdProcess {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+public struct OrientdProcess {
+    public struct Result {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+        public var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
         /// Every stdout line decoded as a JSON object; nil if any line is not one.
-        var events: [[String: Any]]? {
+        public var events: [[String: Any]]? {
             var out: [[String: Any]] = []
             for line in lines {
                 guard let data = line.data(using: .utf8),
@@ -23,7 +29,7 @@ struct OrientdProcess {
 
     /// The binary next to the test bundle: `swift test` builds it because the test target
     /// depends on it.
-    static let executable: URL = {
+    public static let executable: URL = {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while !FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("orientd").path),
             dir.path != "/"
@@ -34,13 +40,15 @@ struct OrientdProcess {
     }()
 
     /// Runs another program (found on PATH) the same way.
-    static func runShell(_ arguments: [String]) throws -> Result {
+    public static func runShell(_ arguments: [String]) throws -> Result {
         try run(Array(arguments.dropFirst()), executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: [arguments[0]])
     }
 
-    static func run(
+    /// Runs it to its end; with `timeout`, it is sent SIGTERM after that many seconds (a
+    /// daemon that runs until stopped).
+    public static func run(
         _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
-        executable: URL = OrientdProcess.executable, prefix: [String] = []
+        executable: URL = OrientdProcess.executable, prefix: [String] = [], timeout: Double? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -53,6 +61,9 @@ struct OrientdProcess {
         process.standardError = err
         process.standardInput = input
         try process.run()
+        let stopper = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: stopper) }
+        defer { stopper.cancel() }
         // Drain both pipes concurrently so a chatty child never blocks on a full pipe.
         nonisolated(unsafe) var errData = Data()  // written by the reader thread, read after join
         let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
@@ -70,22 +81,22 @@ struct OrientdProcess {
 }
 
 /// Writes recordings for the tests into a temporary directory.
-struct Scratch {
-    let directory: URL
+public struct Scratch {
+    public let directory: URL
 
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    func write(_ name: String, _ text: String) throws -> String {
+    public func write(_ name: String, _ text: String) throws -> String {
         let url = directory.appendingPathComponent(name)
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url.path
     }
 
     /// A labelled 50 Hz recording: portrait 2 s, turned to landscape-left, 2 s, face-up 2 s.
-    static func rotationRecording(matrix: String? = nil, raw: (Vector3) -> Vector3 = { $0 }) -> String {
+    public static func rotationRecording(matrix: String? = nil, raw: (Vector3) -> Vector3 = { $0 }) -> String {
         var header = RecordingHeader(hasExpectColumn: true)
         header[RecordingHeader.Key.rate] = "50"
         if let matrix { header[RecordingHeader.Key.mountMatrix] = matrix }
