@@ -17,31 +17,6 @@ import SystemPackage
 /// handful of descriptors at a few events per minute, and its CPU and resident-size
 /// targets (README, "Live cost") leave no room for an event-loop group or Foundation.
 public final class Daemon {
-    public struct Configuration {
-        /// Listen on this Unix socket; nil for none.
-        public var socketPath: String?
-        public var socketMode: mode_t = 0o660
-        public var socketGroup: gid_t?
-        /// Read commands from standard input.
-        public var commandsFromStandardInput = true
-        public var hooks: [HookCommand] = []
-        public var hookTimeout = 10.0
-        /// Persist the lock here; nil to keep it in memory only (replay).
-        public var stateFile: StateFile?
-        /// How standard output treats a reader that falls behind.
-        var standardOutputPolicy: Endpoint.OverflowPolicy
-        /// More clients than this are turned away with an error line.
-        public var maximumClients = 1024
-        /// Reads the configuration again (SIGHUP); nil when there is nothing to reload.
-        public var reload: (() -> ReloadResult)?
-
-        /// `run`: standard output drops and resynchronises a reader that falls behind.
-        /// `replay`: the replay waits for the reader (Endpoint.OverflowPolicy.backpressure).
-        public init(live: Bool) {
-            standardOutputPolicy = live ? .resync : .backpressure
-        }
-    }
-
     public let configuration: Configuration
     private let diagnostics: Diagnostics
     private let signals: SignalDescriptor
@@ -92,41 +67,6 @@ public final class Daemon {
         subscribers = Subscribers(
             standard: Self.standardStreams(configuration), maximumClients: configuration.maximumClients, diagnostics: diagnostics,
             currentState: { shared.withService { ($0.pipeline.lastTime, $0.pipeline.current) } })
-    }
-
-    /// What a configuration reload can change without a restart.
-    public struct Reload {
-        public var supported: RotationSet
-        public var parameters: ClassifierParameters
-        public var hooks: [HookCommand]
-        public var hookTimeout: Double
-        /// Settings that changed but take a restart (the sensor, the socket...).
-        public var needsRestart: [String]
-        public var source: String
-
-        public init(
-            supported: RotationSet, parameters: ClassifierParameters, hooks: [HookCommand], hookTimeout: Double,
-            needsRestart: [String], source: String
-        ) {
-            self.supported = supported
-            self.parameters = parameters
-            self.hooks = hooks
-            self.hookTimeout = hookTimeout
-            self.needsRestart = needsRestart
-            self.source = source
-        }
-    }
-
-    public enum ReloadResult {
-        case applied(Reload)
-        /// The file is broken: nothing changes, and the message says where.
-        case failed(String)
-    }
-
-    public struct DaemonError: Error, CustomStringConvertible {
-        public var status: ExitStatus
-        public var message: String
-        public var description: String { message }
     }
 
     private static func standardStreams(_ configuration: Configuration) -> Endpoint {
