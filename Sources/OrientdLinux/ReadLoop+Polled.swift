@@ -1,0 +1,47 @@
+import CIIO
+import OrientdCore
+import OrientdIO
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension ReadLoop {
+    /// Polls `in_accel_{x,y,z}_raw` at the configured rate against absolute deadlines.
+    /// Returns why it stopped (nil: asked to stop).
+    mutating func readPolled(_ axes: PolledAxes, device: IIODevice, info: AccelerometerInfo) -> String? {
+        defer { axes.close() }
+        let interval = 1 / max(configuration.rate, 0.1)
+        var deadline = ReadLoop.monotonic()
+        var failures = ReadFailures(interval: interval)
+        while true {
+            var raw = (x: 0.0, y: 0.0, z: 0.0)
+            var readError: IIOError?
+            switch axes.read() {
+            case .success(let values): raw = values
+            case .failure(let error): readError = error
+            }
+            let now = ReadLoop.monotonic()
+            if let readError {
+                if readError.isNoDevice { return "\(readError)" }
+                if let report = failures.failed(at: now) {
+                    emit(.warning(ReadFailures.message(report, error: "\(readError)", device: device.id)))
+                }
+            } else {
+                if let report = failures.succeeded() {
+                    emit(.warning(ReadFailures.message(report, error: "", device: device.id)))
+                }
+                let v = info.calibration.apply(x: raw.x, y: raw.y, z: raw.z)
+                emit(.sample(Sample(time: now - start, acceleration: v)))
+            }
+            // Back off on repeated failures: up to 1 s between attempts.
+            let delay = failures.delay
+            deadline += delay
+            if deadline < now { deadline = now + delay }
+            let wake = wait(milliseconds: Int32(max(0, (deadline - ReadLoop.monotonic()) * 1000).rounded(.up)))
+            if wake.stop { return nil }
+            if wake.hotPlug, removed(device.id) { return "removed" }
+        }
+    }
+}
