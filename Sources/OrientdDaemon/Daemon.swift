@@ -212,7 +212,7 @@ public final class Daemon {
                 let name = number == SIGINT ? "SIGINT" : "SIGTERM"
                 ending = .signalled(name)
                 let time = shared.withService { $0.pipeline.lastTime }
-                broadcast(StoppingEvent.line(time: time, reason: name))
+                broadcast(StoppingEvent(time: time, reason: name).jsonLine)
             }
         }
     }
@@ -251,7 +251,8 @@ public final class Daemon {
                 broadcast(event.jsonLine)
                 notifier.status(statusLine())
                 if event.screenChanged { hooks.schedule(event, now: Pacer.monotonicNow()) }
-            case .line(let line): broadcast(line)
+            case .lock(let event): broadcast(event.jsonLine)
+            case .sensor(let event): broadcast(event.jsonLine)
             case .warning(let message): diagnostics.warning(message)
             case .note(let message): diagnostics.note(message)
             case .waiting(let description), .opened(let description):
@@ -279,7 +280,7 @@ public final class Daemon {
             }
         }
         let time = shared.withService { $0.pipeline.lastTime }
-        broadcast(HooksEvent.line(time: time, screen: screen, results: report.results))
+        broadcast(HooksEvent(time: time, screen: screen, results: report.results).jsonLine)
     }
 
     private func broadcast(_ line: [UInt8]) { subscribers.broadcast(line) }

@@ -48,8 +48,8 @@ public final class SharedService: Sendable {
     }
 
     /// A sensor (again): a fresh classifier with its mount matrix; `line` is announced.
-    public func attach(source: String, mountMatrix: MountMatrix, line: [UInt8]?) {
-        update { $0.attach(source: source, mountMatrix: mountMatrix, line: line) }
+    public func attach(source: String, mountMatrix: MountMatrix, event: SensorStateEvent?) {
+        update { $0.attach(source: source, mountMatrix: mountMatrix, event: event) }
     }
 
     public func post(_ item: OrientationService.Outgoing) {

@@ -69,7 +69,7 @@ final class Subscribers {
                 // Caught up after an overflow: say so, and give the current state.
                 let (time, current) = currentState()
                 endpoint.delivery = .inStep
-                _ = endpoint.output.enqueue(OverflowEvent.line(time: time, droppedBytes: dropped))
+                _ = endpoint.output.enqueue(OverflowEvent(time: time, droppedBytes: dropped).jsonLine)
                 if let current { _ = endpoint.output.enqueue(current.jsonLine) }
                 _ = endpoint.flush()
             }

@@ -259,7 +259,8 @@ struct OrientationServiceTests {
         items.compactMap {
             switch $0 {
             case .orientation(let e): String(decoding: e.jsonLine, as: UTF8.self)
-            case .line(let l): String(decoding: l, as: UTF8.self)
+            case .lock(let e): String(decoding: e.jsonLine, as: UTF8.self)
+            case .sensor(let e): String(decoding: e.jsonLine, as: UTF8.self)
             default: nil
             }
         }
@@ -320,7 +321,7 @@ struct OrientationServiceTests {
     @Test("samples not in m/s² are reported once, naming the source")
     func units() {
         var service = OrientationService(pipeline: OrientationPipeline())
-        service.attach(source: "iio:device0", mountMatrix: .identity, line: nil)
+        service.attach(source: "iio:device0", mountMatrix: .identity, event: nil)
         for i in 0..<200 { service.process(Sample(time: Double(i) * 0.02, acceleration: Vector3(0, -1, 0))) }
         let warnings = service.takeOutbox().compactMap { if case .warning(let w) = $0 { w } else { nil } }
         #expect(warnings.count == 1)

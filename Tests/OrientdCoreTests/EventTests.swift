@@ -35,21 +35,22 @@ struct EventTests {
             HookResult(command: HookCommand(arguments: ["slow"]), ending: .timedOut(2), seconds: 2.001),
         ]
         #expect(
-            String(decoding: HooksEvent.line(time: 5.71, screen: "portrait-secondary", results: results), as: UTF8.self)
+            String(decoding: HooksEvent(time: 5.71, screen: "portrait-secondary", results: results).jsonLine, as: UTF8.self)
                 == #"{"event":"hooks","time":5.71,"screen":"portrait-secondary","outcome":"failed","results":[{"command":"orientd-rotate-sway","outcome":"changed","exit":0,"seconds":0.012},{"command":"slow","outcome":"failed","timeout":true,"seconds":2.001,"error":"still running after 2 s; killed"}],"version":1}"#
                 + "\n")
         #expect(
-            String(decoding: HooksEvent.line(time: 1, screen: "portrait-primary", results: []), as: UTF8.self)
+            String(decoding: HooksEvent(time: 1, screen: "portrait-primary", results: []).jsonLine, as: UTF8.self)
                 == #"{"event":"hooks","time":1,"screen":"portrait-primary","outcome":null,"results":[],"version":1}"# + "\n")
         #expect(
             String(
-                decoding: SensorStateEvent.attached(
-                    device: "iio:device0", name: "bmc150_accel", location: .unknown, read: "polled", rate: 62.5, time: 0),
+                decoding: SensorStateEvent(
+                    .attached(name: "bmc150_accel", location: .unknown, read: "polled", rate: 62.5), device: "iio:device0", time: 0
+                ).jsonLine,
                 as: UTF8.self)
                 == #"{"event":"sensor","state":"attached","time":0,"device":"iio:device0","name":"bmc150_accel","location":"unknown","read":"polled","rate":62.5,"version":1}"#
                 + "\n")
         #expect(
-            String(decoding: SensorStateEvent.lost(device: "iio:device0", reason: "removed", time: 2.5), as: UTF8.self)
+            String(decoding: SensorStateEvent(.lost(reason: "removed"), device: "iio:device0", time: 2.5).jsonLine, as: UTF8.self)
                 == #"{"event":"sensor","state":"lost","time":2.5,"device":"iio:device0","reason":"removed","version":1}"# + "\n")
     }
 

@@ -70,8 +70,8 @@ final class SoakSource: SampleSource, Sendable {
                     if ahead > 0 { usleep(UInt32(ahead * 1e6)) }
                 }
                 if i > 0, i % Int(300 * rate) == 0 {
-                    service.post(.line(SensorStateEvent.lost(device: "soak0", reason: "removed", time: t)))
-                    service.attach(source: "soak0", mountMatrix: .identity, line: nil)
+                    service.post(.sensor(SensorStateEvent(.lost(reason: "removed"), device: "soak0", time: t)))
+                    service.attach(source: "soak0", mountMatrix: .identity, event: nil)
                     hotPlugs.add(1, ordering: .relaxed)
                 }
                 let landscape = Int(t / 10) % 2 == 1

@@ -1,7 +1,18 @@
 /// `{"event":"hooks",...}`: how the `--exec` hooks for one screen orientation change
 /// ended, reconciled into one outcome (failed beats changed beats unchanged).
-public enum HooksEvent {
-    public static func line(time: Double, screen: String, results: [HookResult]) -> [UInt8] {
+public struct HooksEvent: Hashable, Sendable {
+    public var time: Double
+    /// The screen orientation the hooks were run for (its W3C type).
+    public var screen: String
+    public var results: [HookResult]
+
+    public init(time: Double, screen: String, results: [HookResult]) {
+        self.time = time
+        self.screen = screen
+        self.results = results
+    }
+
+    public var jsonLine: [UInt8] {
         var json = JSONLineWriter()
         json.add("event", "hooks")
         json.add("time", time)

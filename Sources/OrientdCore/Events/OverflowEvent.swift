@@ -1,7 +1,15 @@
 /// `{"event":"overflow",...}`: a consumer read too slowly and `dropped` bytes of events
 /// were discarded for it; the current state follows, so it is up to date again.
-public enum OverflowEvent {
-    public static func line(time: Double, droppedBytes: Int) -> [UInt8] {
+public struct OverflowEvent: Hashable, Sendable {
+    public var time: Double
+    public var droppedBytes: Int
+
+    public init(time: Double, droppedBytes: Int) {
+        self.time = time
+        self.droppedBytes = droppedBytes
+    }
+
+    public var jsonLine: [UInt8] {
         var json = JSONLineWriter()
         json.add("event", "overflow")
         json.add("time", time)

@@ -1,38 +1,47 @@
 /// `{"event":"sensor",...}`: the sensor was attached, lost, went silent or sends again.
-public enum SensorStateEvent {
-    /// `read` is how it is read ("buffered" or "polled"); `rate` its sampling frequency,
-    /// when it has one.
-    public static func attached(
-        device: String, name: String?, location: SensorLocation, read: String, rate: Double?, time: Double
-    ) -> [UInt8] {
-        line("attached", device: device, time: time) { json in
+public struct SensorStateEvent: Hashable, Sendable {
+    public enum State: Hashable, Sendable {
+        /// `read` is how it is read ("buffered" or "polled"); `rate` its sampling
+        /// frequency, when it has one.
+        case attached(name: String?, location: SensorLocation, read: String, rate: Double?)
+        case stalled(seconds: Double)
+        case resumed(afterSeconds: Double)
+        case lost(reason: String)
+    }
+
+    public var state: State
+    public var device: String
+    public var time: Double
+
+    public init(_ state: State, device: String, time: Double) {
+        self.state = state
+        self.device = device
+        self.time = time
+    }
+
+    /// Its state, time and device, then the state's own fields.
+    public var jsonLine: [UInt8] {
+        var json = JSONLineWriter()
+        json.add("event", "sensor")
+        switch state {
+        case .attached: json.add("state", "attached")
+        case .stalled: json.add("state", "stalled")
+        case .resumed: json.add("state", "resumed")
+        case .lost: json.add("state", "lost")
+        }
+        json.add("time", time)
+        json.add("device", device)
+        switch state {
+        case .attached(let name, let location, let read, let rate):
             json.add("name", name)
             json.add("location", location.rawValue)
             json.add("read", read)
             if let rate { json.add("rate", rate, decimals: 3) } else { json.addNull("rate") }
+        case .stalled(let seconds), .resumed(let seconds):
+            json.add("silent", seconds, decimals: 3)
+        case .lost(let reason):
+            json.add("reason", reason)
         }
-    }
-
-    public static func stalled(device: String, seconds: Double, time: Double) -> [UInt8] {
-        line("stalled", device: device, time: time) { $0.add("silent", seconds, decimals: 3) }
-    }
-
-    public static func resumed(device: String, afterSeconds seconds: Double, time: Double) -> [UInt8] {
-        line("resumed", device: device, time: time) { $0.add("silent", seconds, decimals: 3) }
-    }
-
-    public static func lost(device: String, reason: String, time: Double) -> [UInt8] {
-        line("lost", device: device, time: time) { $0.add("reason", reason) }
-    }
-
-    /// Its state, time and device, then the state's own fields.
-    private static func line(_ state: String, device: String, time: Double, _ fields: (inout JSONLineWriter) -> Void) -> [UInt8] {
-        var json = JSONLineWriter()
-        json.add("event", "sensor")
-        json.add("state", state)
-        json.add("time", time)
-        json.add("device", device)
-        fields(&json)
         json.add("version", OrientationEvent.schemaVersion)
         return json.line()
     }

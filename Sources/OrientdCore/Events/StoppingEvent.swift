@@ -1,7 +1,16 @@
 /// `{"event":"stopping",...}`: the daemon is ending on a signal; subscribers will see
 /// end of file next.
-public enum StoppingEvent {
-    public static func line(time: Double, reason: String) -> [UInt8] {
+public struct StoppingEvent: Hashable, Sendable {
+    public var time: Double
+    /// The signal's name: "SIGTERM", "SIGINT".
+    public var reason: String
+
+    public init(time: Double, reason: String) {
+        self.time = time
+        self.reason = reason
+    }
+
+    public var jsonLine: [UInt8] {
         var json = JSONLineWriter()
         json.add("event", "stopping")
         json.add("time", time)

@@ -15,8 +15,10 @@ public struct OrientationService: Sendable {
     public enum Outgoing: Sendable {
         /// An orientation event: broadcast, and run the hooks if the screen changed.
         case orientation(OrientationEvent)
-        /// Any other event line (sensor, lock): broadcast.
-        case line([UInt8])
+        /// The lock changed: broadcast.
+        case lock(LockEvent)
+        /// The sensor came, went, fell silent or sends again: broadcast.
+        case sensor(SensorStateEvent)
         /// For people, on standard error.
         case warning(String)
         case note(String)
@@ -48,12 +50,12 @@ public struct OrientationService: Sendable {
         if let event = pipeline.process(sample) { outbox.append(.orientation(event)) }
     }
 
-    /// A sensor (or the same one again) is being read; `line` is its `sensor` event.
-    public mutating func attach(source: String, mountMatrix: MountMatrix, line: [UInt8]?) {
+    /// A sensor (or the same one again) is being read; `event` says so to subscribers.
+    public mutating func attach(source: String, mountMatrix: MountMatrix, event: SensorStateEvent?) {
         self.source = source
         units = UnitsCheck()
         pipeline.replaceSensor(mountMatrix: mountMatrix)
-        if let line { outbox.append(.line(line)) }
+        if let event { outbox.append(.sensor(event)) }
     }
 
     /// The source's own event (a sensor lost) or message.
@@ -101,7 +103,7 @@ public struct OrientationService: Sendable {
     private mutating func finish(_ event: OrientationEvent?, before: ScreenPolicy, by source: String) {
         let policy = pipeline.policy
         if before.lock != policy.lock || before.configured != policy.configured {
-            outbox.append(.line(LockEvent.line(time: pipeline.lastTime, policy: policy, natural: pipeline.natural, by: source)))
+            outbox.append(.lock(LockEvent(time: pipeline.lastTime, policy: policy, natural: pipeline.natural, by: source)))
         }
         if let event { outbox.append(.orientation(event)) }
     }

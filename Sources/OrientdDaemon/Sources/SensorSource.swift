@@ -22,25 +22,27 @@ public struct SensorSource: SampleSource {
                 case .attached(let info):
                     service.attach(
                         source: info.candidate.id, mountMatrix: info.mountMatrix,
-                        line: SensorStateEvent.attached(
-                            device: info.candidate.id, name: info.candidate.name, location: info.candidate.location,
-                            read: info.readPath.rawValue, rate: info.samplingFrequency, time: service.withService { $0.pipeline.lastTime }))
+                        event: SensorStateEvent(
+                            .attached(
+                                name: info.candidate.name, location: info.candidate.location, read: info.readPath.rawValue,
+                                rate: info.samplingFrequency),
+                            device: info.candidate.id, time: service.withService { $0.pipeline.lastTime }))
                     service.post(.note("reading \(info.candidate.id) (\(info.candidate.name ?? "unnamed")), \(info.readPath.rawValue)"))
                     service.post(.opened("reading \(info.candidate.id), \(info.readPath.rawValue)"))
                 case .lost(let device, let reason):
-                    service.post(
-                        .line(SensorStateEvent.lost(device: device, reason: reason, time: service.withService { $0.pipeline.lastTime })))
+                    let time = service.withService { $0.pipeline.lastTime }
+                    service.post(.sensor(SensorStateEvent(.lost(reason: reason), device: device, time: time)))
                     service.post(.warning("\(device) lost: \(reason); waiting for it to return"))
                     service.post(.waiting("\(device) lost; waiting for it to return"))
                 case .stalled(let device, let seconds):
                     let time = service.withService { $0.pipeline.lastTime }
-                    service.post(.line(SensorStateEvent.stalled(device: device, seconds: seconds, time: time)))
+                    service.post(.sensor(SensorStateEvent(.stalled(seconds: seconds), device: device, time: time)))
                     service.post(
                         .warning("\(device) has sent nothing for \(JSONLineWriter.number(seconds, decimals: 1)) s; still waiting for it"))
                     service.post(.waiting("\(device) stalled"))
                 case .resumed(let device, let seconds):
                     let time = service.withService { $0.pipeline.lastTime }
-                    service.post(.line(SensorStateEvent.resumed(device: device, afterSeconds: seconds, time: time)))
+                    service.post(.sensor(SensorStateEvent(.resumed(afterSeconds: seconds), device: device, time: time)))
                     service.post(.note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s"))
                     service.post(.opened("reading \(device)"))
                 case .waiting(let message):
