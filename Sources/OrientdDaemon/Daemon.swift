@@ -23,6 +23,7 @@ public final class Daemon {
     private let listener: UnixListener?
     private let hooks: HookRunner
     private let shared: SharedService
+    private let streams: StandardStreams
     private let subscribers: Subscribers
     /// Made on first use: it calls back into the daemon for the outbox and the status.
     private lazy var requests = ControlRequests(
@@ -64,27 +65,14 @@ public final class Daemon {
         }
         hooks = HookRunner(commands: configuration.hooks, timeout: configuration.hookTimeout)
         self.shared = shared
+        let streams = StandardStreams(readingCommands: configuration.commandsFromStandardInput)
+        self.streams = streams
         subscribers = Subscribers(
-            standard: Self.standardStreams(configuration), maximumClients: configuration.maximumClients, diagnostics: diagnostics,
+            standard: Endpoint(
+                name: "standard input", origin: "stdin", read: streams.input, write: 1, isSocket: false,
+                blockingWrites: streams.blockingOutput, policy: configuration.standardOutputPolicy, subscribed: true),
+            maximumClients: configuration.maximumClients, diagnostics: diagnostics,
             currentState: { shared.withService { ($0.pipeline.lastTime, $0.pipeline.current) } })
-    }
-
-    private static func standardStreams(_ configuration: Configuration) -> Endpoint {
-        var info = stat()
-        fstat(1, &info)
-        let type = info.st_mode & S_IFMT
-        let blocking = !(type == S_IFIFO || type == S_IFSOCK)
-        if !blocking { _ = fcntl(1, F_SETFL, fcntl(1, F_GETFL) | O_NONBLOCK) }
-        var input: Int32? = configuration.commandsFromStandardInput ? 0 : nil
-        if input != nil {
-            var inInfo = stat()
-            // Nothing to read from /dev/null (systemd's default) or a closed descriptor.
-            if fstat(0, &inInfo) != 0 || (inInfo.st_mode & S_IFMT) == S_IFCHR && isatty(0) == 0 { input = nil }
-        }
-        if let input { _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK) }
-        return Endpoint(
-            name: "standard input", origin: "stdin", read: input, write: 1, isSocket: false,
-            blockingWrites: blocking, policy: configuration.standardOutputPolicy, subscribed: true)
     }
 
     private static func raiseDescriptorLimit() {
@@ -93,13 +81,6 @@ public final class Daemon {
             limit.rlim_cur = limit.rlim_max
             setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         }
-    }
-
-    /// Restores what `init` changed for the process: standard output's flags.
-    private func restoreStandardStreams() {
-        let output = subscribers.standard
-        if !output.blockingWrites { _ = fcntl(1, F_SETFL, fcntl(1, F_GETFL) & ~O_NONBLOCK) }
-        if let fd = output.readDescriptor { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
     }
 
     /// Runs until the source ends, a signal, or standard output's reader leaves;
@@ -114,7 +95,7 @@ public final class Daemon {
         defer {
             shared.stop()
             source.stop()
-            restoreStandardStreams()
+            streams.restore()
         }
         while ending == nil {
             waitAndServe()

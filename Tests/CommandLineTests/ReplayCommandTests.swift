@@ -187,6 +187,37 @@ struct ReplayCommandTests {
         #expect(stderr.contains("standard output was closed by its reader"))
     }
 
+    @Test("standard input is left blocking after the run, also after its end of file: the shell shares it")
+    func standardInputRestored() throws {
+        // A terminal that orientd leaves non-blocking breaks the user's shell ("read error:
+        // Resource temporarily unavailable"); a pipe whose read end the test keeps shows
+        // the same flag, as the flag belongs to the open file both share.
+        let scratch = try Scratch()
+        let path = try scratch.write("rotation.csv", Scratch.rotationRecording())
+        for commands in ["status\n", nil] {
+            let input = Pipe()
+            // The test's own reference to the read end's open file (Process closes the
+            // parent's copy of the child's end).
+            let kept = dup(input.fileHandleForReading.fileDescriptor)
+            defer { close(kept) }
+            let process = Process()
+            process.executableURL = OrientdProcess.executable
+            process.arguments = ["replay", "--speed", "8", path]
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            if let commands {
+                input.fileHandleForWriting.write(Data(commands.utf8))
+                try input.fileHandleForWriting.close()  // end of file while it runs
+            }
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let flags = fcntl(kept, F_GETFL)
+            #expect(flags >= 0 && flags & O_NONBLOCK == 0, "stdin left non-blocking (commands: \(commands ?? "none, still open"))")
+        }
+    }
+
     @Test("help teaches: every option and an example")
     func help() throws {
         let top = try OrientdProcess.run(["--help"])
