@@ -44,55 +44,42 @@ enum PolledAxes {
 
     /// The raw x, y and z, or the first failure.
     func read() -> Result<(x: Double, y: Double, z: Double), IIOError> {
-        // A tuple, not an array: no allocation per sample.
-        var values = (0.0, 0.0, 0.0)
-        var count = 0
-        func append(_ value: Double) {
-            switch count {
-            case 0: values.0 = value
-            case 1: values.1 = value
-            default: values.2 = value
-            }
-            count += 1
+        do throws(IIOError) {
+            return .success((try value(0), try value(1), try value(2)))
+        } catch {
+            return .failure(error)
         }
+    }
+
+    /// One axis's raw value.
+    private func value(_ axis: Int) throws(IIOError) -> Double {
         switch self {
         case .files(let descriptors, let names, let device):
-            // A sysfs number is at most a few dozen bytes; 64 leaves room for any.
+            // A sysfs number is at most a few dozen bytes; 64 leaves room for any (a
+            // tuple, not an array: no allocation per sample).
             var buffer = (0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64)
-            for (fd, name) in zip(descriptors, names) {
-                let parsed: Result<Double, IIOError>
-                do {
-                    parsed = try withUnsafeMutableBytes(of: &buffer) { bytes in
-                        let n = try fd.read(fromAbsoluteOffset: 0, into: bytes, retryOnInterrupt: true)
-                        let read = UnsafeRawBufferPointer(rebasing: bytes[0..<n])
-                        if let value = Self.integer(read) ?? Self.number(String(decoding: read, as: UTF8.self)) {
-                            return .success(value)
-                        }
-                        let text = String(decoding: read, as: UTF8.self).trimmingSysfs
-                        return .failure(IIOError("reading raw value '\(text)' of", "\(device): \(name)", code: EINVAL))
+            let parsed: Result<Double, IIOError>
+            do {
+                parsed = try withUnsafeMutableBytes(of: &buffer) { bytes in
+                    let n = try descriptors[axis].read(fromAbsoluteOffset: 0, into: bytes, retryOnInterrupt: true)
+                    let read = UnsafeRawBufferPointer(rebasing: bytes[0..<n])
+                    if let value = Self.integer(read) ?? Self.number(String(decoding: read, as: UTF8.self)) {
+                        return .success(value)
                     }
-                } catch {
-                    return .failure(IIOError("reading", "\(device): \(name)", code: (error as? Errno)?.rawValue ?? EIO))
+                    let text = String(decoding: read, as: UTF8.self).trimmingSysfs
+                    return .failure(IIOError("reading raw value '\(text)' of", "\(device): \(names[axis])", code: EINVAL))
                 }
-                switch parsed {
-                case .success(let value): append(value)
-                case .failure(let error): return .failure(error)
-                }
+            } catch {
+                throw IIOError("reading", "\(device): \(names[axis])", code: (error as? Errno)?.rawValue ?? EIO)
             }
+            return try parsed.get()
         case .library(let channels, let device):
-            for channel in channels {
-                do {
-                    let text = try channel.attribute("raw")
-                    guard case .value(let v) = AttributeValue.number(text) else {
-                        return .failure(IIOError("reading raw value '\(text ?? "")' of", "\(device): \(channel.id)", code: EINVAL))
-                    }
-                    append(v)
-                } catch {
-                    return .failure(error)
-                }
+            let text = try channels[axis].attribute("raw")
+            guard case .value(let v) = AttributeValue.number(text) else {
+                throw IIOError("reading raw value '\(text ?? "")' of", "\(device): \(channels[axis].id)", code: EINVAL)
             }
+            return v
         }
-        return .success((values.0, values.1, values.2))
     }
 
     /// A raw value as the kernel prints it: an optional minus, decimal digits, a newline.

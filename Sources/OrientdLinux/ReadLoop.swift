@@ -12,7 +12,7 @@ import SystemPackage
 /// `ReadLoop+Polled.swift` and `ReadLoop+Buffered.swift`.
 struct ReadLoop {
     let configuration: SensorReader.Configuration
-    let stop: Int32
+    let stop: WakeUp
     let emit: (SensorEvent) -> Void
     let start = ReadLoop.monotonic()
     var monitor: UdevMonitor?
@@ -21,7 +21,7 @@ struct ReadLoop {
     /// event before the device leaves sysfs, so a look right after can still find it.
     var removedDevices: Set<String> = []
 
-    init(configuration: SensorReader.Configuration, stop: Int32, emit: @escaping (SensorEvent) -> Void) {
+    init(configuration: SensorReader.Configuration, stop: WakeUp, emit: @escaping (SensorEvent) -> Void) {
         self.configuration = configuration
         self.stop = stop
         self.emit = emit
@@ -79,7 +79,7 @@ struct ReadLoop {
         }
     }
 
-    func isStopped() -> Bool { wait(milliseconds: 0, hotPlug: false).stop }
+    func isStopped() -> Bool { stop.isSignalled }
 
     /// What woke the thread in `wait`.
     struct Wake {
@@ -93,13 +93,13 @@ struct ReadLoop {
         var timedOut: Bool { ready == 0 }
     }
 
-    /// Waits in poll(2) until the stop signal, the udev monitor (when `hotPlug`) or `data`
-    /// is ready, or `milliseconds` pass (-1: no limit). The one place that builds the
-    /// descriptors; a tuple rather than an array, as this runs for every sample.
-    func wait(milliseconds: Int32, hotPlug: Bool = true, data: Int32? = nil) -> Wake {
+    /// Waits in poll(2) until the stop signal, the udev monitor or `data` is ready, or
+    /// `milliseconds` pass (-1: no limit). The one place that builds the descriptors; a
+    /// tuple rather than an array, as this runs for every sample.
+    func wait(milliseconds: Int32, data: Int32? = nil) -> Wake {
         var fds = (
-            pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: hotPlug ? monitor?.descriptor ?? -1 : -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
             pollfd(fd: data ?? -1, events: Int16(POLLIN), revents: 0)
         )
         let count: nfds_t = data == nil ? 2 : 3
@@ -130,9 +130,8 @@ struct ReadLoop {
         }
     }
 
-    func sleepOrStop(seconds: Double) -> Bool {
-        wait(milliseconds: Int32(seconds * 1000), hotPlug: false).timedOut
-    }
+    /// Sleeps `seconds`; false when asked to stop meanwhile.
+    func sleepOrStop(seconds: Double) -> Bool { !stop.wait(seconds: seconds) }
 
     /// Opens and reads one sensor until it goes away or the thread is stopped.
     /// Returns whether it was attached at all.

@@ -54,7 +54,7 @@ public struct SensorReader: Sendable {
         let configuration = configuration
         let stopSignal = stopSignal
         BackgroundThread.start {
-            var loop = ReadLoop(configuration: configuration, stop: stopSignal.descriptor, emit: handle)
+            var loop = ReadLoop(configuration: configuration, stop: stopSignal, emit: handle)
             loop.run()
             withExtendedLifetime(loop) {}
             finished()

@@ -76,7 +76,7 @@ public struct RecordingSource: SampleSource {
                     samples += 1
                     if speed != nil {
                         let wait = pacer.secondsUntil(sample.time)
-                        if wait > 0, isStopped(waitingSeconds: wait) { return .stop }
+                        if wait > 0, stopSignal.wait(seconds: wait) { return .stop }
                     }
                     service.process(sample)
                     if !certain { certain = service.withService { $0.pipeline.current != nil } }
@@ -101,16 +101,5 @@ public struct RecordingSource: SampleSource {
                 .note("no certain orientation in \(samples) sample(s) of \(reader.displayName): were they all in motion, or not in m/s²?"))
         }
         service.finish(.completed)
-    }
-
-    /// Waits up to `seconds` for a stop request; true when stopped.
-    private func isStopped(waitingSeconds seconds: Double) -> Bool {
-        var p = pollfd(fd: stopSignal.descriptor, events: Int16(POLLIN), revents: 0)
-        let timeout = seconds <= 0 ? 0 : Int32(min(seconds * 1000, 1e9).rounded(.up))
-        while true {
-            let r = poll(&p, 1, timeout)
-            if r < 0 && errno == EINTR { continue }
-            return r > 0
-        }
     }
 }

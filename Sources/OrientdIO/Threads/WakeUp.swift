@@ -34,6 +34,18 @@ public final class WakeUp: Sendable {
     /// Whether `signal()` was ever called, without a system call.
     public var isSignalled: Bool { signalled.load(ordering: .acquiring) }
 
+    /// Waits up to `seconds` (0: just looks) for a signal; true when there is one.
+    public func wait(seconds: Double) -> Bool {
+        if isSignalled && seconds <= 0 { return true }
+        var p = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let timeout = seconds <= 0 ? 0 : Int32(min(seconds * 1000, 1e9).rounded(.up))
+        while true {
+            let r = poll(&p, 1, timeout)
+            if r < 0 && errno == EINTR { continue }
+            return r > 0
+        }
+    }
+
     /// Clears the pending wake-ups (the doorbell's use).
     public func drain() {
         var count: UInt64 = 0
