@@ -14,6 +14,8 @@ final class ControlRequests {
     private let deliverOutbox: () -> Void
     /// The reply to `status`, which reports on the whole daemon.
     private let statusReply: () -> [UInt8]
+    /// The connections that made a request: it lasts while they are read.
+    private var holders: [ObjectIdentifier: Endpoint] = [:]
 
     init(
         shared: SharedService, subscribers: Subscribers, stateFile: StateFile?, diagnostics: Diagnostics,
@@ -84,12 +86,15 @@ final class ControlRequests {
     private func execute(_ command: ControlCommand, for endpoint: Endpoint) {
         switch command {
         case .service(let request):
-            let execution = shared.withService { $0.execute(request, by: endpoint.origin) }
+            let execution = shared.withService {
+                $0.execute(request, by: Requester(connection: endpoint.name, kind: endpoint.origin))
+            }
+            if case .request = request { holders[ObjectIdentifier(endpoint)] = endpoint }
             deliverOutbox()
             var replyLine = execution.reply
             if execution.lockChanged, let failure = persistLock() {
                 replyLine = ControlReply.success(command.name) { json in
-                    shared.withService { ControlReply.addState(of: $0.pipeline, to: &json) }
+                    shared.withService { ControlReply.addState(of: $0, to: &json) }
                     json.add("warning", failure)
                 }
             }
@@ -108,6 +113,19 @@ final class ControlRequests {
             reply(ControlReply.success("quit"), to: endpoint)
             endpoint.stopReading()
         }
+    }
+
+    /// Ends the requests of connections that are no longer read (closed, at end of
+    /// input, after `quit`, or refused): a client that exits or crashes releases its
+    /// request. Called once per turn of the loop; the holders are few.
+    func releaseDeparted() {
+        let departed = holders.values.filter { $0.readDescriptor == nil || $0.isClosed }
+        guard !departed.isEmpty else { return }
+        for endpoint in departed {
+            holders[ObjectIdentifier(endpoint)] = nil
+            shared.withService { $0.releaseRequest(of: endpoint.name) }
+        }
+        deliverOutbox()
     }
 
     /// Saves the lock; returns a warning when it could not be saved.

@@ -172,6 +172,7 @@ public final class Daemon {
             notifier.watchdog()
             nextWatchdog = Pacer.monotonicNow() + interval
         }
+        requests.releaseDeparted()
         subscribers.removeFinished()
         if ending == nil, let outputEnding = subscribers.standardOutputEnding { ending = outputEnding }
         if ending == nil, let end = shared.end, shared.outboxCount == 0 {
@@ -211,7 +212,7 @@ public final class Daemon {
         case .failed(let message):
             diagnostics.warning("SIGHUP: \(message); keeping the running configuration")
         case .applied(let new):
-            shared.withService { $0.reconfigure(supported: new.supported, parameters: new.parameters) }
+            shared.withService { $0.reconfigure(supported: new.supported, rotateIn: new.rotateIn, parameters: new.parameters) }
             hooks.commands = new.hooks
             hooks.timeout = new.hookTimeout
             broadcastOutbox()
@@ -233,6 +234,8 @@ public final class Daemon {
                 notifier.status(statusLine())
                 if event.screenChanged { hooks.schedule(event, now: Pacer.monotonicNow()) }
             case .lock(let event): broadcast(event.jsonLine)
+            case .request(let event): broadcast(event.jsonLine)
+            case .mode(let event): broadcast(event.jsonLine)
             case .sensor(let event): broadcast(event.jsonLine)
             case .warning(let message): diagnostics.warning(message)
             case .note(let message): diagnostics.note(message)
@@ -271,7 +274,8 @@ public final class Daemon {
     private func statusReply() -> [UInt8] {
         shared.withService { service in
             ControlReply.success("status") { json in
-                ControlReply.addState(of: service.pipeline, to: &json)
+                ControlReply.addState(of: service, to: &json)
+                ControlReply.addLayers(of: service, to: &json)
                 json.add("natural", service.pipeline.natural.rawValue)
                 json.add("time", service.pipeline.lastTime)
                 json.add("source", service.source ?? sourceName)

@@ -4,6 +4,7 @@ extension Daemon {
     /// What a configuration reload can change without a restart.
     public struct Reload {
         public var supported: RotationSet
+        public var rotateIn: RotateIn
         public var parameters: ClassifierParameters
         public var hooks: [HookCommand]
         public var hookTimeout: Double
@@ -12,10 +13,11 @@ extension Daemon {
         public var source: String
 
         public init(
-            supported: RotationSet, parameters: ClassifierParameters, hooks: [HookCommand], hookTimeout: Double,
+            supported: RotationSet, rotateIn: RotateIn, parameters: ClassifierParameters, hooks: [HookCommand], hookTimeout: Double,
             needsRestart: [String], source: String
         ) {
             self.supported = supported
+            self.rotateIn = rotateIn
             self.parameters = parameters
             self.hooks = hooks
             self.hookTimeout = hookTimeout

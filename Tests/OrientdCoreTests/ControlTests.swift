@@ -271,7 +271,7 @@ struct OrientationServiceTests {
         var service = serviceInPortrait()
         let start = lines(service.takeOutbox())
         #expect(start.count == 1, "the start event")
-        let execution = service.execute(.lock([.degrees90, .degrees270], words: "landscape"), by: "socket")
+        let execution = service.execute(.lock([.degrees90, .degrees270], words: "landscape"), by: .socket)
         #expect(execution.lockChanged)
         let out = lines(service.takeOutbox())
         #expect(out.count == 2)
@@ -286,13 +286,13 @@ struct OrientationServiceTests {
     @Test("unlock re-evaluates the pose at once; the same lock twice changes nothing")
     func unlock() {
         var service = serviceInPortrait()
-        _ = service.execute(.lock([.degrees90], words: "90"), by: "stdin")
+        _ = service.execute(.lock([.degrees90], words: "90"), by: .stdin)
         _ = service.takeOutbox()
-        let again = service.execute(.lock([.degrees90], words: "90"), by: "stdin")
+        let again = service.execute(.lock([.degrees90], words: "90"), by: .stdin)
         #expect(!again.lockChanged)
         let nothing = service.takeOutbox()
         #expect(nothing.isEmpty)
-        let unlock = service.execute(.unlock, by: "stdin")
+        let unlock = service.execute(.unlock, by: .stdin)
         #expect(unlock.lockChanged)
         let out = lines(service.takeOutbox())
         #expect(out.last?.contains(#""screen":"portrait-primary","angle":0,"locked":false,"previous":"landscape-primary""#) == true)
@@ -302,9 +302,9 @@ struct OrientationServiceTests {
     func lockCurrentAndDisjoint() {
         var service = OrientationService(pipeline: OrientationPipeline(supported: [.degrees0, .degrees180]))
         for i in 0..<20 { service.process(Sample(time: Double(i) * 0.02, acceleration: rest(roll: 0))) }
-        _ = service.execute(.lockCurrent, by: "stdin")
+        _ = service.execute(.lockCurrent, by: .stdin)
         #expect(service.pipeline.policy.effective == [.degrees0])
-        let disjoint = service.execute(.lock([.degrees90], words: "landscape-primary"), by: "stdin")
+        let disjoint = service.execute(.lock([.degrees90], words: "landscape-primary"), by: .stdin)
         #expect(String(decoding: disjoint.reply, as: UTF8.self).contains(#""warning":"none of 'landscape-primary' is supported"#))
         #expect(service.pipeline.policy.screen == .degrees90)
     }
@@ -312,13 +312,61 @@ struct OrientationServiceTests {
     @Test("orientation answers like Capacitor's orientation(): type and angle, before any event too")
     func orientation() {
         var service = OrientationService(pipeline: OrientationPipeline(natural: .landscape))
-        let reply = String(decoding: service.execute(.orientation, by: "stdin").reply, as: UTF8.self)
+        let reply = String(decoding: service.execute(.orientation, by: .stdin).reply, as: UTF8.self)
         #expect(reply.hasPrefix(#"{"reply":"orientation","ok":true,"type":"landscape-primary","angle":0,"device":"unknown""#))
         let nothing = service.takeOutbox()
         #expect(nothing.isEmpty)
     }
 
-    @Test("samples not in m/s² are reported once, naming the source")
+    @Test("request: a request event, then the screen; never saved; its owner's end releases it with the same pair")
+    func requestAndRelease() {
+        var service = serviceInPortrait()
+        _ = service.takeOutbox()
+        let execution = service.execute(.request([.degrees90, .degrees270], words: "landscape"), by: .socket)
+        #expect(!execution.lockChanged, "a request is not the saved lock")
+        var out = service.takeOutbox()
+        guard out.count == 2, case .request(let made) = out[0], case .orientation(let moved) = out[1] else {
+            Issue.record("expected a request event and an orientation event, got \(out)")
+            return
+        }
+        #expect(
+            String(decoding: made.jsonLine, as: UTF8.self).hasPrefix(
+                #"{"event":"request","time":0.38,"by":"client 1","requested":["landscape-primary","landscape-secondary"],"allowed":["landscape-primary","landscape-secondary"],"requests":1,"version":1}"#
+            ))
+        #expect(moved.cause == .request)
+        service.releaseRequest(of: "someone else")
+        #expect(service.takeOutbox().isEmpty)
+        service.releaseRequest(of: "client 1")
+        out = service.takeOutbox()
+        guard out.count == 2, case .request(let ended) = out[0], case .orientation(let back) = out[1] else {
+            Issue.record("expected a request event and an orientation event, got \(out)")
+            return
+        }
+        #expect(ended.requested == nil)
+        #expect(back.cause == .release)
+        #expect(back.screen == .degrees0)
+    }
+
+    @Test("mode: a mode event, then the screen; a command gives way to a better source in the reply's warning")
+    func modeCommand() {
+        var service = OrientationService(pipeline: OrientationPipeline())
+        for i in 0..<20 { service.process(Sample(time: Double(i) * 0.02, acceleration: rest(roll: 90))) }
+        _ = service.takeOutbox()
+        _ = service.execute(.mode(.laptop), by: .stdin)
+        let out = service.takeOutbox()
+        guard out.count == 2, case .mode(let mode) = out[0], case .orientation(let moved) = out[1] else {
+            Issue.record("expected a mode event and an orientation event, got \(out)")
+            return
+        }
+        #expect(
+            String(decoding: mode.jsonLine, as: UTF8.self)
+                == #"{"event":"mode","time":0.38,"mode":"laptop","source":"command","hinge":null,"version":1}"# + "\n")
+        #expect(moved.cause == .mode)
+        #expect(moved.screen == .degrees0)
+        _ = service.execute(.mode(.laptop), by: .stdin)
+        #expect(service.takeOutbox().isEmpty, "the same mode again is no change")
+    }
+
     func units() {
         var service = OrientationService(pipeline: OrientationPipeline())
         service.attach(source: "iio:device0", mountMatrix: .identity, event: nil)
@@ -327,4 +375,9 @@ struct OrientationServiceTests {
         #expect(warnings.count == 1)
         #expect(warnings.first?.hasPrefix("iio:device0: ") == true)
     }
+}
+
+extension Requester {
+    static let socket = Requester(connection: "client 1", kind: "socket")
+    static let stdin = Requester(connection: "standard input", kind: "stdin")
 }

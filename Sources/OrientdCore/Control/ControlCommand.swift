@@ -6,6 +6,9 @@
 ///     lock current           lock the screen where it is (a desktop's rotation-lock toggle)
 ///     unlock                 back to the supported set; the pose is re-evaluated at once
 ///     supported <words>      replace the supported set (what unlock returns to)
+///     request <words>        ask for these orientations while this connection lasts
+///     release                drop this connection's request
+///     mode tablet|laptop|auto  tell a convertible's mode (auto: leave it to the sensors)
 ///     monitor                subscribe: the current state, then every event
 ///     help                   the list of commands
 ///     quit                   close this connection
@@ -27,6 +30,10 @@ public enum ControlCommand: Hashable, Sendable {
         case lockCurrent
         case unlock
         case supported(RotationSet, words: String)
+        case request(RotationSet, words: String)
+        case release
+        /// nil: `mode auto`, the command no longer says.
+        case mode(DeviceMode?)
 
         /// The command's name, as replies carry it in `"reply"`.
         public var name: String {
@@ -35,6 +42,9 @@ public enum ControlCommand: Hashable, Sendable {
             case .lock, .lockCurrent: "lock"
             case .unlock: "unlock"
             case .supported: "supported"
+            case .request: "request"
+            case .release: "release"
+            case .mode: "mode"
             }
         }
     }
@@ -70,7 +80,7 @@ public enum ControlCommand: Hashable, Sendable {
 
     /// One line for `help` and for the reply to an unknown command.
     public static let summary =
-        "commands: orientation, status, lock <orientations>, lock current, unlock, supported <orientations>, monitor, help, quit"
+        "commands: orientation, status, lock <orientations>, lock current, unlock, supported <orientations>, request <orientations>, release, mode tablet|laptop|auto, monitor, help, quit"
 
     /// Reads one line (without its newline). Returns nil for a blank line or a comment.
     public static func parse(_ line: some StringProtocol, natural: NaturalOrientation) throws(Rejection) -> ControlCommand? {
@@ -110,6 +120,18 @@ public enum ControlCommand: Hashable, Sendable {
             return .service(.lock(try orientations(), words: argument))
         case "supported":
             return .service(.supported(try orientations(), words: argument))
+        case "request":
+            return .service(.request(try orientations(), words: argument))
+        case "release": return try noArgument(.service(.release))
+        case "mode":
+            switch argument.lowercased() {
+            case "auto": return .service(.mode(nil))
+            case let word:
+                guard let mode = DeviceMode(rawValue: word) else {
+                    throw Rejection(command: name, message: "mode: expected tablet, laptop or auto, got '\(argument)'")
+                }
+                return .service(.mode(mode))
+            }
         default:
             let shown = name.count > 40 ? String(name.prefix(40)) + "…" : name
             throw Rejection(command: "error", message: "unknown command '\(shown)'; \(summary)")

@@ -24,15 +24,34 @@ public enum ControlReply {
     }
 
     /// The fields every state-bearing reply carries: the screen as Capacitor's
-    /// `orientation()` gives it (`type`, `angle`), the pose and the lock.
-    public static func addState(of pipeline: OrientationPipeline, to json: inout JSONLineWriter) {
-        let policy = pipeline.policy
-        json.add("type", pipeline.natural.screenType(of: policy.screen).rawValue)
+    /// `orientation()` gives it (`type`, `angle`), the pose, the lock, and the mode.
+    public static func addState(of service: OrientationService, to json: inout JSONLineWriter) {
+        let policy = service.pipeline.policy
+        let natural = service.pipeline.natural
+        json.add("type", natural.screenType(of: policy.screen).rawValue)
         json.add("angle", policy.screen.angle)
         json.add("device", policy.device.rawValue)
         json.add("locked", policy.isLocked)
-        json.add("allowed", strings: policy.effective.typeNames(natural: pipeline.natural))
-        json.add("supported", strings: policy.configured.typeNames(natural: pipeline.natural))
+        json.add("allowed", strings: policy.effective.typeNames(natural: natural))
+        json.add("supported", strings: policy.configured.typeNames(natural: natural))
+        json.add("mode", service.modes.decision?.mode.rawValue)
+        if let hinge = service.hinge { json.add("hinge", hinge, decimals: 1) } else { json.addNull("hinge") }
+    }
+
+    /// What `status` adds about the layers (README, "Layers"): each one in force, the
+    /// ones that gave way, and the one that put the screen where it is.
+    public static func addLayers(of service: OrientationService, to json: inout JSONLineWriter) {
+        let policy = service.pipeline.policy
+        let natural = service.pipeline.natural
+        if let lock = policy.lock { json.add("lock", strings: lock.typeNames(natural: natural)) } else { json.addNull("lock") }
+        json.add("requests", objects: policy.requests.reversed()) { object, request in
+            object.add("by", request.owner)
+            object.add("requested", strings: request.set.typeNames(natural: natural))
+        }
+        json.add("mode-source", service.modes.decision?.source.rawValue)
+        json.add("rotate-in", policy.rotateIn.rawValue)
+        json.add("overridden", strings: policy.overridden.map(\.rawValue))
+        json.add("decided", policy.decidedBy.rawValue)
     }
 
     public static let helpLines = [
@@ -42,6 +61,9 @@ public enum ControlReply {
         "lock current: lock the screen where it is",
         "unlock: back to the supported orientations",
         "supported <orientations>: set what unlock returns to",
+        "request <orientations>: ask for these while this connection lasts (the newest request is in force)",
+        "release: drop this connection's request",
+        "mode tablet|laptop|auto: tell a convertible's mode; auto leaves it to the switch or hinge",
         "monitor: the current state, then every event",
         "quit: close this connection",
     ]

@@ -19,8 +19,14 @@ public struct OrientationEvent: Hashable, Sendable {
         case lock
         /// The lock was lifted.
         case unlock
-        /// The supported set changed (configuration reload).
+        /// The supported set changed (configuration reload, `supported`).
         case configuration
+        /// A client asked for a set of orientations (`request`).
+        case request
+        /// A client's request ended: `release`, or its connection closed.
+        case release
+        /// The convertible went into laptop or tablet mode.
+        case mode
     }
 
     /// Seconds from the start of the stream (the sample's time).

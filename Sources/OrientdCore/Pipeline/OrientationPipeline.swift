@@ -16,12 +16,13 @@ public struct OrientationPipeline: Sendable {
         mountMatrix: MountMatrix = .identity,
         parameters: ClassifierParameters = ClassifierParameters(),
         supported: RotationSet = .all,
-        natural: NaturalOrientation = .portrait
+        natural: NaturalOrientation = .portrait,
+        rotateIn: RotateIn = .tablet
     ) {
         self.mountMatrix = mountMatrix
         self.natural = natural
         classifier = OrientationClassifier(parameters: parameters)
-        policy = ScreenPolicy(configured: supported)
+        policy = ScreenPolicy(configured: supported, rotateIn: rotateIn)
     }
 
     /// Feeds one raw sample (before the mount matrix); returns an event on a change.
@@ -68,6 +69,28 @@ public struct OrientationPipeline: Sendable {
 
     public mutating func setSupported(_ set: RotationSet) -> OrientationEvent? {
         policy.setConfigured(set)
+        return emit(cause: .configuration)
+    }
+
+    /// Puts `owner`'s request on top.
+    public mutating func request(_ set: RotationSet, by owner: String) -> OrientationEvent? {
+        policy.request(set, by: owner)
+        return emit(cause: .request)
+    }
+
+    /// Drops `owner`'s request (nothing when it has none).
+    public mutating func release(by owner: String) -> OrientationEvent? {
+        policy.release(by: owner)
+        return emit(cause: .release)
+    }
+
+    public mutating func setMode(_ mode: DeviceMode?) -> OrientationEvent? {
+        policy.setMode(mode)
+        return emit(cause: .mode)
+    }
+
+    public mutating func setRotateIn(_ rotateIn: RotateIn) -> OrientationEvent? {
+        policy.setRotateIn(rotateIn)
         return emit(cause: .configuration)
     }
 

@@ -9,6 +9,11 @@ public struct OrientationService: Sendable {
     /// The device being read (sensor id or recording name), for `status`.
     public private(set) var source: String?
     private var units = UnitsCheck()
+    /// What each source says about a convertible's mode; the pipeline's policy holds the
+    /// one believed.
+    public private(set) var modes = ModeReports()
+    /// The hinge angle in degrees, nil when it cannot be computed.
+    public private(set) var hinge: Double?
     /// What is waiting to be broadcast, oldest first.
     public private(set) var outbox: [Outgoing] = []
 
@@ -17,6 +22,10 @@ public struct OrientationService: Sendable {
         case orientation(OrientationEvent)
         /// The lock changed: broadcast.
         case lock(LockEvent)
+        /// A client's request came or went: broadcast.
+        case request(RequestEvent)
+        /// The convertible's mode changed: broadcast.
+        case mode(ModeEvent)
         /// The sensor came, went, fell silent or sends again: broadcast.
         case sensor(SensorStateEvent)
         /// For people, on standard error.
@@ -71,33 +80,82 @@ public struct OrientationService: Sendable {
 
     // MARK: From the control channel
 
-    /// Carries out a request about the state; `source` ("stdin", "socket", ...) is named
-    /// in the lock event.
-    public mutating func execute(_ command: ControlCommand.ServiceRequest, by source: String) -> Execution {
+    /// Carries out a request about the state. `requester` names the connection: its
+    /// kind ("stdin", "socket") in lock events, the connection itself as the owner of a
+    /// request.
+    public mutating func execute(_ command: ControlCommand.ServiceRequest, by requester: Requester) -> Execution {
         let before = pipeline.policy
         var warning: String?
+        var extra: (inout JSONLineWriter) -> Void = { _ in }
         switch command {
         case .orientation:
-            return Execution(reply: ControlReply.success("orientation") { ControlReply.addState(of: pipeline, to: &$0) })
+            let state = self
+            return Execution(reply: ControlReply.success("orientation") { ControlReply.addState(of: state, to: &$0) })
         case .lock(let set, let words):
             let (event, outcome) = pipeline.lock(set)
             if outcome.overridesConfigured {
                 warning =
                     "none of '\(words)' is supported (\(before.configured.typeNames(natural: pipeline.natural).joined(separator: ", "))); the lock wins"
             }
-            finish(event, before: before, by: source)
+            finish(event, before: before, by: requester.kind)
         case .lockCurrent:
-            finish(pipeline.lockCurrent(), before: before, by: source)
+            finish(pipeline.lockCurrent(), before: before, by: requester.kind)
         case .unlock:
-            finish(pipeline.unlock(), before: before, by: source)
+            finish(pipeline.unlock(), before: before, by: requester.kind)
         case .supported(let set, _):
-            finish(pipeline.setSupported(set), before: before, by: source)
+            finish(pipeline.setSupported(set), before: before, by: requester.kind)
+        case .request(let set, _):
+            let event = pipeline.request(set, by: requester.connection)
+            announceRequest(of: requester.connection, requested: set, event: event)
+            let overridden = pipeline.policy.overridden
+            if !overridden.isEmpty {
+                warning =
+                    "the request overrides the \(overridden.map { $0 == .lock ? "user's lock" : "supported set" }.joined(separator: " and "))"
+            }
+        case .release:
+            let held = before.requests.contains { $0.owner == requester.connection }
+            releaseRequest(of: requester.connection)
+            extra = { $0.add("released", held) }
+        case .mode(let mode):
+            let event = report(mode, from: .command)
+            if let decision = modes.decision, decision.source != .command {
+                warning = "the \(decision.source.rawValue) decides (\(decision.mode.rawValue)); 'mode' applies when it does not answer"
+            }
+            if let event { outbox.append(.orientation(event)) }
         }
+        let state = self
         let reply = ControlReply.success(command.name) { json in
-            ControlReply.addState(of: pipeline, to: &json)
+            ControlReply.addState(of: state, to: &json)
+            extra(&json)
             if let warning { json.add("warning", warning) }
         }
         return Execution(reply: reply, lockChanged: before.lock != pipeline.policy.lock)
+    }
+
+    /// Ends the request `owner` holds, if any: `release`, or its connection closed.
+    public mutating func releaseRequest(of owner: String) {
+        guard pipeline.policy.requests.contains(where: { $0.owner == owner }) else { return }
+        announceRequest(of: owner, requested: nil, event: pipeline.release(by: owner))
+    }
+
+    private mutating func announceRequest(of owner: String, requested: RotationSet?, event: OrientationEvent?) {
+        outbox.append(
+            .request(
+                RequestEvent(
+                    time: pipeline.lastTime, owner: owner, requested: requested, policy: pipeline.policy, natural: pipeline.natural)))
+        if let event { outbox.append(.orientation(event)) }
+    }
+
+    /// A source's answer about the mode (nil: none any more). A mode event follows when
+    /// the mode believed changes; the orientation event, when the screen must move, is
+    /// returned for the caller to place after it.
+    private mutating func report(_ mode: DeviceMode?, from source: ModeSource) -> OrientationEvent? {
+        let before = modes.decision
+        modes.report(mode, from: source)
+        let after = modes.decision
+        guard after != before else { return nil }
+        outbox.append(.mode(ModeEvent(time: pipeline.lastTime, decision: after, hinge: hinge)))
+        return pipeline.setMode(after?.mode)
     }
 
     private mutating func finish(_ event: OrientationEvent?, before: ScreenPolicy, by source: String) {
@@ -108,14 +166,16 @@ public struct OrientationService: Sendable {
         if let event { outbox.append(.orientation(event)) }
     }
 
-    /// A configuration reload: a new supported set and classifier parameters. The lock
-    /// stays (it is the user's, not the file's); an event follows if the screen must move.
-    public mutating func reconfigure(supported: RotationSet, parameters: ClassifierParameters) {
+    /// A configuration reload: a new supported set, `rotate-in` and classifier
+    /// parameters. The lock and the requests stay (they are the user's and the clients',
+    /// not the file's); an event follows if the screen must move.
+    public mutating func reconfigure(supported: RotationSet, rotateIn: RotateIn, parameters: ClassifierParameters) {
         let before = pipeline.policy
         pipeline.setParameters(parameters)
         if supported != before.configured {
             finish(pipeline.setSupported(supported), before: before, by: "configuration")
         }
+        if rotateIn != before.rotateIn, let event = pipeline.setRotateIn(rotateIn) { outbox.append(.orientation(event)) }
     }
 
     /// Applies a lock at start-up (the command line or the saved state), quietly: the

@@ -2,27 +2,40 @@ import CLinux
 import Glibc
 import SystemPackage
 
-/// A hook's process: started with posix_spawnp (no shell), watched through a pidfd that
-/// the control loop polls, and reaped without blocking.
+/// A child process: started with posix_spawnp (no shell), watched through a pidfd that
+/// a poll loop waits on, and reaped without blocking.
 ///
-/// The child gets what a well-behaved program expects whatever the daemon changed for
-/// itself: an empty signal mask, SIGPIPE at its default action, standard input from
-/// /dev/null, and standard output sent to the daemon's standard error (never into the
-/// event stream on stdout). It leads a process group of its own, so a timeout ends the
-/// whole hook, pipelines and sub-shells included.
+/// The child gets what a well-behaved program expects whatever its parent changed for
+/// itself: an empty signal mask, and SIGPIPE and the signals the parent handles at their
+/// default actions.
 public final class ChildProcess {
     public let pid: pid_t
     /// Readable when the process has exited.
     public let descriptor: Int32
     public private(set) var status: Int32?
+    public let role: Role
 
-    public init(arguments: [String], environment: [(name: String, value: String)]) throws(Errno) {
+    /// What the child is to its parent.
+    public enum Role: Sendable {
+        /// A daemon's hook: standard input from /dev/null, standard output sent to the
+        /// daemon's standard error (never into the event stream on stdout), and a process
+        /// group of its own, so a timeout ends the whole hook, pipelines and sub-shells
+        /// included.
+        case hook
+        /// A command run for the user (`ctl request … -- command`): the parent's standard
+        /// streams and process group, so it reads the terminal and Ctrl-C reaches it.
+        case foreground
+    }
+
+    public init(arguments: [String], environment: [(name: String, value: String)], role: Role = .hook) throws(Errno) {
         precondition(!arguments.isEmpty)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        if role == .hook {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -32,11 +45,14 @@ public final class ChildProcess {
         posix_spawnattr_setsigmask(&attributes, &empty)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for s in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD] { sigaddset(&defaults, s) }
+        for s in [SIGPIPE, SIGTERM, SIGINT, SIGQUIT, SIGHUP, SIGCHLD] { sigaddset(&defaults, s) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if role == .hook {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let names = Set(environment.map(\.name))
         var entries: [String] = []
@@ -59,6 +75,7 @@ public final class ChildProcess {
         let r = posix_spawnp(&child, arguments[0], &actions, &attributes, argv, envp)
         guard r == 0 else { throw Errno(rawValue: r) }
         pid = child
+        self.role = role
         let fd = pidfd_open(child, 0)
         guard fd >= 0 else {
             // Without a pidfd (a kernel before 5.3) the process cannot be watched; end it
@@ -84,10 +101,11 @@ public final class ChildProcess {
         return nil
     }
 
-    /// Kills the whole process group.
+    /// Signals the process: a hook's whole process group, a foreground command alone
+    /// (its group is its parent's).
     public func kill(_ signal: Int32 = SIGKILL) {
         guard status == nil else { return }
-        _ = Glibc.kill(-pid, signal)
+        _ = Glibc.kill(role == .hook ? -pid : pid, signal)
     }
 
     deinit {
@@ -102,7 +120,7 @@ public final class ChildProcess {
 
 extension Int32 {
     /// A wait status decoded: exit status, or the signal that ended the process.
-    var waitOutcome: (exit: Int32?, signal: Int32?) {
+    public var waitOutcome: (exit: Int32?, signal: Int32?) {
         let low = self & 0x7f
         if low == 0 { return ((self >> 8) & 0xff, nil) }
         return (nil, low)

@@ -15,7 +15,12 @@ struct Ctl: ParsableCommand {
             The socket is --socket, else $ORIENTD_SOCKET, else \(ControlSocket.systemPath).
 
             Commands: orientation, status, lock <orientations>, lock current, unlock, \
-            supported <orientations>, monitor, help.
+            supported <orientations>, request <orientations>, release, \
+            mode tablet|laptop|auto, monitor, help.
+
+            A request lasts as long as the connection that made it, so 'ctl request' \
+            holds it until it is interrupted (Ctrl-C, SIGTERM), or, given a command after \
+            '--', while that command runs, and then exits with the command's status.
 
             Examples:
               orientd ctl lock landscape
@@ -23,17 +28,38 @@ struct Ctl: ParsableCommand {
               orientd ctl unlock
               orientd ctl orientation | jq -r .type
               orientd ctl --socket /tmp/orientd.sock monitor
+              orientd ctl request landscape -- mpv film.mkv
+              orientd ctl mode tablet
             """
     )
 
     @Option(help: ArgumentHelp("The daemon's socket.", discussion: "Example: --socket /tmp/orientd.sock", valueName: "path"))
     var socket: String?
 
-    @Argument(help: ArgumentHelp("The command and its words.", valueName: "command"))
+    @Argument(
+        help: ArgumentHelp(
+            "The command and its words; with request, then '--' and a program to run while the request holds.",
+            valueName: "command"))
     var words: [String]
 
-    func validate() throws {
+    /// What follows `--`: the parser puts it at the end of `words` and drops the `--`
+    /// (a second argument array after `words` is refused, and capturing everything raw
+    /// would stop options such as --socket and --help being read after the command), so
+    /// it is taken back from there by counting what follows `--` on the command line.
+    private var program: [String] = []
+
+    private var isRequest: Bool { words.first?.lowercased() == "request" }
+
+    mutating func validate() throws {
+        if let terminator = CommandLine.arguments.firstIndex(of: "--") {
+            let count = min(CommandLine.arguments.count - terminator - 1, words.count)
+            program = Array(words.suffix(count))
+            words.removeLast(count)
+        }
         if words.isEmpty { throw ValidationError("a command must be given: \(ControlCommand.summary)") }
+        if !program.isEmpty && !isRequest {
+            throw ValidationError("a program after '--' runs only with request (orientd ctl request landscape -- mpv film.mkv)")
+        }
     }
 
     func run() throws {
@@ -50,6 +76,14 @@ struct Ctl: ParsableCommand {
             }
             try EventOutput().write(line)
             guard ReplyStatus(line: line)?.ok == true else { throw ExitCode(ExitStatus.failure) }
+            guard isRequest else { return }
+            let held = HeldRequest(client: client)
+            if program.isEmpty {
+                try held.holdUntilInterrupted()
+            } else {
+                let status = try held.run(program)
+                if status != 0 { throw ExitCode(status) }
+            }
         } catch let error as Errno {
             throw ControlConnection.failure("\(client.path): \(error)")
         }

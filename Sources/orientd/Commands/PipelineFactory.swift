@@ -55,7 +55,7 @@ struct PipelineFactory: Sendable {
         var made = Made(
             pipeline: OrientationPipeline(
                 mountMatrix: matrix, parameters: classifier.parameters,
-                supported: try policy.supportedSet(natural: natural), natural: natural))
+                supported: try policy.supportedSet(natural: natural), natural: natural, rotateIn: policy.rotateIn))
         if let lock = try policy.lockSet(natural: natural) {
             if made.pipeline.lock(lock).outcome.overridesConfigured {
                 made.warnings.append("--lock \(policy.lock ?? ""): none of it is in --supported \(policy.supported ?? ""); the lock wins")

@@ -15,9 +15,10 @@ struct Run: ParsableCommand {
 
             Commands on standard input (and on --socket) lock, unlock and query it while \
             it runs: orientation, status, lock <words>, lock current, unlock, \
-            supported <words>, monitor, help. Each gets one JSON reply line. The lock is \
-            saved across restarts (see --state-directory). --exec runs a command on every \
-            screen orientation change.
+            supported <words>, request <words>, release, mode tablet|laptop|auto, monitor, \
+            help. Each gets one JSON reply line. The lock is saved across restarts (see \
+            --state-directory); a request lasts as long as the connection that made it. \
+            --exec runs a command on every screen orientation change.
 
             Examples:
               orientd
@@ -84,7 +85,8 @@ extension Run {
                 restartOnly = now
                 return .applied(
                     Daemon.Reload(
-                        supported: try new.policy.supportedSet(natural: natural), parameters: new.classifier.parameters,
+                        supported: try new.policy.supportedSet(natural: natural), rotateIn: new.policy.rotateIn,
+                        parameters: new.classifier.parameters,
                         hooks: try new.daemon.parsedHooks(), hookTimeout: new.daemon.execTimeout,
                         needsRestart: changed, source: path))
             } catch {

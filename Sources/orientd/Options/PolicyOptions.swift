@@ -31,6 +31,18 @@ struct PolicyOptions: ParsableArguments {
             valueName: "portrait|landscape"))
     var natural: NaturalOrientation?
 
+    @Option(
+        help: ArgumentHelp(
+            "On a convertible, when the screen follows the device: tablet or always (default: tablet).",
+            discussion: """
+                tablet: only in tablet mode (folded back, detached, tent or stand); in laptop \
+                mode the screen stays at the natural orientation unless a lock or a request \
+                moves it. A machine that cannot tell its mode counts as a tablet, so plain \
+                tablets need nothing. always: in every mode. Example: --rotate-in always
+                """,
+            valueName: "tablet|always"))
+    var rotateIn: RotateIn = .tablet
+
     /// The natural orientation: the flag, else the recording's header, else portrait.
     func resolvedNatural(header: RecordingHeader?) throws -> NaturalOrientation {
         if let natural { return natural }
@@ -69,3 +81,4 @@ struct PolicyOptions: ParsableArguments {
 }
 
 extension NaturalOrientation: ExpressibleByArgument {}
+extension RotateIn: ExpressibleByArgument {}
