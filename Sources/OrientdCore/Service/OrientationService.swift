@@ -12,8 +12,10 @@ public struct OrientationService: Sendable {
     /// What each source says about a convertible's mode; the pipeline's policy holds the
     /// one believed.
     public private(set) var modes = ModeReports()
+    /// The convertible's hinge, followed from the base and display readings.
+    public private(set) var hingeTracker = HingeTracker()
     /// The hinge angle in degrees, nil when it cannot be computed.
-    public private(set) var hinge: Double?
+    public var hinge: Double? { hingeTracker.angle }
     /// What is waiting to be broadcast, oldest first.
     public private(set) var outbox: [Outgoing] = []
 
@@ -86,11 +88,11 @@ public struct OrientationService: Sendable {
     public mutating func execute(_ command: ControlCommand.ServiceRequest, by requester: Requester) -> Execution {
         let before = pipeline.policy
         var warning: String?
-        var extra: (inout JSONLineWriter) -> Void = { _ in }
+        /// `release`'s answer: whether the connection held a request.
+        var released: Bool?
         switch command {
         case .orientation:
-            let state = self
-            return Execution(reply: ControlReply.success("orientation") { ControlReply.addState(of: state, to: &$0) })
+            return Execution(reply: ControlReply.success("orientation") { ControlReply.addState(of: self, to: &$0) })
         case .lock(let set, let words):
             let (event, outcome) = pipeline.lock(set)
             if outcome.overridesConfigured {
@@ -113,20 +115,17 @@ public struct OrientationService: Sendable {
                     "the request overrides the \(overridden.map { $0 == .lock ? "user's lock" : "supported set" }.joined(separator: " and "))"
             }
         case .release:
-            let held = before.requests.contains { $0.owner == requester.connection }
+            released = before.requests.contains { $0.owner == requester.connection }
             releaseRequest(of: requester.connection)
-            extra = { $0.add("released", held) }
         case .mode(let mode):
-            let event = report(mode, from: .command)
+            report(mode, from: .command)
             if let decision = modes.decision, decision.source != .command {
                 warning = "the \(decision.source.rawValue) decides (\(decision.mode.rawValue)); 'mode' applies when it does not answer"
             }
-            if let event { outbox.append(.orientation(event)) }
         }
-        let state = self
         let reply = ControlReply.success(command.name) { json in
-            ControlReply.addState(of: state, to: &json)
-            extra(&json)
+            ControlReply.addState(of: self, to: &json)
+            if let released { json.add("released", released) }
             if let warning { json.add("warning", warning) }
         }
         return Execution(reply: reply, lockChanged: before.lock != pipeline.policy.lock)
@@ -147,15 +146,14 @@ public struct OrientationService: Sendable {
     }
 
     /// A source's answer about the mode (nil: none any more). A mode event follows when
-    /// the mode believed changes; the orientation event, when the screen must move, is
-    /// returned for the caller to place after it.
-    private mutating func report(_ mode: DeviceMode?, from source: ModeSource) -> OrientationEvent? {
+    /// the mode believed changes, then an orientation event if the screen must move.
+    private mutating func report(_ mode: DeviceMode?, from source: ModeSource) {
         let before = modes.decision
         modes.report(mode, from: source)
         let after = modes.decision
-        guard after != before else { return nil }
+        guard after != before else { return }
         outbox.append(.mode(ModeEvent(time: pipeline.lastTime, decision: after, hinge: hinge)))
-        return pipeline.setMode(after?.mode)
+        if let event = pipeline.setMode(after?.mode) { outbox.append(.orientation(event)) }
     }
 
     private mutating func finish(_ event: OrientationEvent?, before: ScreenPolicy, by source: String) {

@@ -19,48 +19,51 @@ struct HeldRequest {
     /// Holds the request until SIGINT, SIGTERM or SIGHUP; exits 69 if the daemon goes.
     func holdUntilInterrupted() throws {
         let signals = try SignalDescriptor([SIGINT, SIGTERM, SIGHUP])
-        while true {
-            var fds = [
-                pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: client.descriptor, events: Int16(POLLIN), revents: 0),
-            ]
-            guard poll(&fds, 2, -1) > 0 else { continue }
-            if fds[0].revents != 0, !signals.read().isEmpty { return }
-            if fds[1].revents != 0, daemonLeft() {
-                throw ControlConnection.failure("\(client.path): the daemon closed the connection; the request has ended")
-            }
-        }
+        _ = try wait(signals: signals, child: nil)
     }
 
     /// Runs `command` with the request held; returns its exit status (128 + the signal
     /// that ended it, as a shell reports it).
     func run(_ command: [String]) throws -> Int32 {
+        // Blocked before the child starts, so none is lost; the child's mask is reset.
         let signals = try SignalDescriptor([SIGINT, SIGQUIT, SIGTERM, SIGHUP])
-        let child: ChildProcess
         do {
-            child = try ChildProcess(arguments: command, environment: [], role: .foreground)
-        } catch {
+            return try wait(signals: signals, child: ChildProcess(arguments: command, environment: [], role: .foreground))
+        } catch let error as Errno {
             // 127 and 126 as a shell says "not found" and "cannot run".
             Diagnostics().error("\(command[0]): \(error)")
             throw ExitCode(error == .noSuchFileOrDirectory ? 127 : 126)
         }
+    }
+
+    /// Waits, holding the connection, for the end: the child's exit (its status), or
+    /// without a child a signal (0). The daemon closing the connection ends the wait
+    /// only when there is no child to wait for.
+    private func wait(signals: borrowing SignalDescriptor, child: ChildProcess?) throws -> Int32 {
         var watchingDaemon = true
         while true {
             var fds = [
                 pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: child.descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: child?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: watchingDaemon ? client.descriptor : -1, events: Int16(POLLIN), revents: 0),
             ]
             guard poll(&fds, 3, -1) > 0 else { continue }
             if fds[0].revents != 0 {
-                for signal in signals.read() where signal == SIGTERM || signal == SIGHUP { child.kill(signal) }
+                let arrived = signals.read()
+                guard let child else {
+                    if arrived.isEmpty { continue }
+                    return 0
+                }
+                for signal in arrived where signal == SIGTERM || signal == SIGHUP { child.kill(signal) }
             }
-            if fds[1].revents != 0, let status = child.reap() {
+            if fds[1].revents != 0, let status = child?.reap() {
                 let outcome = status.waitOutcome
                 return outcome.exit ?? 128 + (outcome.signal ?? 0)
             }
             if fds[2].revents != 0, daemonLeft() {
-                Diagnostics().warning("\(client.path): the daemon closed the connection; the request has ended")
+                let message = "\(client.path): the daemon closed the connection; the request has ended"
+                guard child != nil else { throw ControlConnection.failure(message) }
+                Diagnostics().warning(message)
                 watchingDaemon = false
             }
         }
