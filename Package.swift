@@ -33,12 +33,13 @@ let package = Package(
         // The C libraries for live sensors, through pkg-config.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         // Adapters for live sensors: libiio devices and buffers, libudev discovery and
-        // hot-plug, the threads that block on them.
+        // hot-plug, libevdev for the tablet-mode switch, the threads that block on them.
         .target(
             name: "OrientdLinux",
             dependencies: [
-                "OrientdCore", "OrientdIO", "CIIO", "CUdev",
+                "OrientdCore", "OrientdIO", "CIIO", "CUdev", "CEvdev",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // signalfd, eventfd, pidfd and posix_spawn, which Swift's Glibc module lacks.

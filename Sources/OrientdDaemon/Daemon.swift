@@ -38,6 +38,8 @@ public final class Daemon {
     private var sourceName = ""
     /// Set once; the loop ends when it is.
     private var ending: Ending?
+    /// Tells the running source that a reload changed the policy.
+    private var sourcePolicyChanged: () -> Void = {}
 
     /// Sets up what must exist before any thread starts: the blocked signals (threads
     /// inherit the mask) and the socket (created under a tightened umask, which is
@@ -87,6 +89,7 @@ public final class Daemon {
     /// returns the exit status.
     public func run(source: some SampleSource) -> ExitStatus {
         sourceName = source.name
+        sourcePolicyChanged = { [shared] in source.policyChanged(in: shared) }
         if let interval = notifier.watchdogInterval {
             notifier.watchdog()
             nextWatchdog = Pacer.monotonicNow() + interval
@@ -213,6 +216,7 @@ public final class Daemon {
             diagnostics.warning("SIGHUP: \(message); keeping the running configuration")
         case .applied(let new):
             shared.withService { $0.reconfigure(supported: new.supported, rotateIn: new.rotateIn, parameters: new.parameters) }
+            sourcePolicyChanged()
             hooks.commands = new.hooks
             hooks.timeout = new.hookTimeout
             broadcastOutbox()
@@ -279,6 +283,8 @@ public final class Daemon {
                 json.add("natural", service.pipeline.natural.rawValue)
                 json.add("time", service.pipeline.lastTime)
                 json.add("source", service.source ?? sourceName)
+                json.add("base", service.base)
+                json.add("switches", strings: service.switches.devices)
                 json.add("clients", subscribers.clients.count)
                 json.add("subscribers", subscribers.subscriberCount)
                 json.add("hooks", hooks.commands.count)

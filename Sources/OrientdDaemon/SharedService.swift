@@ -52,6 +52,24 @@ public final class SharedService: Sendable {
         update { $0.attach(source: source, mountMatrix: mountMatrix, event: event) }
     }
 
+    /// A reading of a convertible's base accelerometer, for the hinge angle.
+    public func processBase(_ sample: Sample) {
+        update { $0.processBase(sample) }
+    }
+
+    public func attachBase(source: String, mountMatrix: MountMatrix) {
+        update { $0.attachBase(source: source, mountMatrix: mountMatrix) }
+    }
+
+    public func detachBase() {
+        update { $0.detachBase() }
+    }
+
+    /// A tablet-mode switch's position; nil when its device went away.
+    public func reportSwitch(_ device: String, _ mode: DeviceMode?) {
+        update { $0.reportSwitch(device, mode) }
+    }
+
     public func post(_ item: OrientationService.Outgoing) {
         update { $0.post(item) }
     }
@@ -116,4 +134,11 @@ public protocol SampleSource: Sendable {
     func stop()
     /// What `status` shows for the source ("iio:device0", a recording's name).
     var name: String { get }
+    /// The service's policy changed (a reload): a source that reads more or less with it
+    /// (the base accelerometer, read only with `rotate-in tablet`) adjusts.
+    func policyChanged(in service: SharedService)
+}
+
+extension SampleSource {
+    public func policyChanged(in service: SharedService) {}
 }

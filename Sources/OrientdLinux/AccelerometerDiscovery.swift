@@ -97,6 +97,16 @@ public struct AccelerometerDiscovery {
         return (info, device)
     }
 
+    /// One reading of the three axes (`in_accel_{x,y,z}_raw`), calibrated and turned by
+    /// the mount matrix: what `list` shows, so a person can check a sensor's axes. nil
+    /// for a sensor that is read only through its buffer.
+    public func reading(of info: AccelerometerInfo, device: IIODevice, udev: UdevDevice?) -> Vector3? {
+        let attribute = Self.attributeReader(device: device, udev: udev)
+        let raw = ["x", "y", "z"].compactMap { attribute("in_accel_\($0)_raw").flatMap { Double($0.trimmingSysfs) } }
+        guard raw.count == 3 else { return nil }
+        return info.mountMatrix.apply(info.calibration.apply(x: raw[0], y: raw[1], z: raw[2]))
+    }
+
     static func format(_ v: Double) -> String {
         v == v.rounded() ? String(Int(v)) : String(v)
     }

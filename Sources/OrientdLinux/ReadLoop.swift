@@ -14,7 +14,7 @@ struct ReadLoop {
     let configuration: SensorReader.Configuration
     let stop: WakeUp
     let emit: (SensorEvent) -> Void
-    let start = ReadLoop.monotonic()
+    let start: Double
     var monitor: UdevMonitor?
     var udev: Udev?
     /// Devices udev reported removed and not added since. The kernel sends the remove
@@ -25,6 +25,7 @@ struct ReadLoop {
         self.configuration = configuration
         self.stop = stop
         self.emit = emit
+        start = configuration.origin ?? ReadLoop.monotonic()
     }
 
     static func monotonic() -> Double {
@@ -60,7 +61,7 @@ struct ReadLoop {
                     return
                 }
             }
-            switch SensorChoice.choose(from: found, candidate: \.candidate, requested: configuration.device) {
+            switch choose(from: found) {
             case .success(let chosen):
                 announcedWait = false
                 everAttached = readUntilLost(chosen) || everAttached
@@ -80,6 +81,14 @@ struct ReadLoop {
     }
 
     func isStopped() -> Bool { stop.isSignalled }
+
+    private func choose(from found: [AccelerometerDiscovery.Found]) -> Result<AccelerometerDiscovery.Found, SensorChoice.Failure> {
+        guard configuration.location == .base else {
+            return SensorChoice.choose(from: found, candidate: \.candidate, requested: configuration.device)
+        }
+        return SensorChoice.chooseBase(from: found, candidate: \.candidate).map { .success($0) }
+            ?? .failure(SensorChoice.Failure(description: "no base accelerometer"))
+    }
 
     /// What woke the thread in `wait`.
     struct Wake {

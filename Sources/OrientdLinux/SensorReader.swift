@@ -26,14 +26,25 @@ public struct SensorReader: Sendable {
         public var forcePolling: Bool
         /// Wait for a sensor to appear instead of failing when there is none at start.
         public var wait: Bool
+        /// Which sensor: the display's (chosen by `device`, else as `SensorChoice` says)
+        /// or a convertible's base (always waited for: most machines have none).
+        public var location: SensorLocation
+        /// The monotonic time samples count from; nil: the thread's start. Two readers
+        /// whose samples are paired (display and base) share one.
+        public var origin: Double?
 
-        public init(uri: String?, device: String?, mountMatrixOverride: MountMatrix?, rate: Double, forcePolling: Bool, wait: Bool) {
+        public init(
+            uri: String?, device: String?, mountMatrixOverride: MountMatrix?, rate: Double, forcePolling: Bool, wait: Bool,
+            location: SensorLocation = .display, origin: Double? = nil
+        ) {
             self.uri = uri
             self.device = device
             self.mountMatrixOverride = mountMatrixOverride
             self.rate = rate
             self.forcePolling = forcePolling
-            self.wait = wait
+            self.wait = wait || location == .base
+            self.location = location
+            self.origin = origin
         }
     }
 

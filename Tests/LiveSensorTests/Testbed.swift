@@ -90,6 +90,27 @@ final class Testbed {
         if let node { try? FileManager.default.removeItem(atPath: root + "/dev/" + node) }
     }
 
+    /// Answers a device node's ioctls from a umockdev ioctl tree (`EVIOCGBIT(5) 8 02…`
+    /// lines), as a recorded input device would: libevdev's first look at the device.
+    func loadIoctl(device: String, _ tree: String) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-\(UUID().uuidString).ioctl").path
+        try tree.write(toFile: path, atomically: true, encoding: .utf8)
+        var error: UnsafeMutablePointer<GError>?
+        if umockdev_testbed_load_ioctl(pointer, device, path, &error) == 0 {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            throw TestbedError(description: "umockdev could not load the ioctl tree for \(device): \(message)")
+        }
+    }
+
+    /// Writes `bytes` to the other end of a device node: what a reader of the node reads
+    /// next, as the kernel's events.
+    func send(device: String, _ bytes: [UInt8]) {
+        let fd = umockdev_testbed_get_dev_fd(pointer, device)
+        precondition(fd >= 0, "\(device) is no emulated device node")
+        _ = write(fd, bytes, bytes.count)
+    }
+
     /// Feeds a device node from a umockdev script file (`r 0 <bytes>` lines).
     func loadScript(device: String, path: String) throws {
         var error: UnsafeMutablePointer<GError>?

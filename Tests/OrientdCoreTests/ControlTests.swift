@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import OrientdCore
@@ -367,6 +368,7 @@ struct OrientationServiceTests {
         #expect(service.takeOutbox().isEmpty, "the same mode again is no change")
     }
 
+    @Test("readings in counts, not m/s², are warned about once, naming the sensor")
     func units() {
         var service = OrientationService(pipeline: OrientationPipeline())
         service.attach(source: "iio:device0", mountMatrix: .identity, event: nil)
@@ -374,6 +376,44 @@ struct OrientationServiceTests {
         let warnings = service.takeOutbox().compactMap { if case .warning(let w) = $0 { w } else { nil } }
         #expect(warnings.count == 1)
         #expect(warnings.first?.hasPrefix("iio:device0: ") == true)
+    }
+}
+
+extension OrientationServiceTests {
+    func modeEvents(_ items: [OrientationService.Outgoing]) -> [ModeEvent] {
+        items.compactMap { if case .mode(let e) = $0 { e } else { nil } }
+    }
+
+    @Test("the hinge from paired base and display readings; a switch overrules it and lets the base sensor go")
+    func hingeAndSwitch() throws {
+        let g = standardGravity
+        var service = OrientationService(pipeline: OrientationPipeline())
+        #expect(service.wantsBaseSensor, "rotate-in tablet and no switch")
+        service.attachBase(source: "iio:device1", mountMatrix: .identity)
+        let display = Vector3(0, -g * sin(70 * Double.pi / 180), g * cos(70 * Double.pi / 180))
+        for i in 0..<5 {
+            let t = Double(i) * 0.02
+            service.processBase(Sample(time: t, acceleration: Vector3(0, 0, g)))
+            service.process(Sample(time: t + 0.01, acceleration: display))
+        }
+        let hinge = modeEvents(service.takeOutbox())
+        #expect(hinge.map(\.decision) == [ModeReports.Decision(mode: .laptop, source: .hinge)])
+        #expect(try #require(hinge.first?.hinge).distance(to: 110) < 1e-6)
+        #expect(service.base == "iio:device1")
+
+        service.reportSwitch("event7", .tablet)
+        #expect(modeEvents(service.takeOutbox()).map(\.decision) == [ModeReports.Decision(mode: .tablet, source: .switch)])
+        #expect(!service.wantsBaseSensor, "a switch answers: no second sensor")
+        service.detachBase()
+        #expect(modeEvents(service.takeOutbox()).isEmpty, "the switch still decides")
+        #expect(service.base == nil && service.hinge == nil)
+
+        service.reportSwitch("event7", nil)
+        #expect(modeEvents(service.takeOutbox()).map(\.decision) == [nil], "no source answers: mode null")
+        #expect(service.wantsBaseSensor)
+
+        service.reconfigure(supported: .all, rotateIn: .always, parameters: ClassifierParameters())
+        #expect(!service.wantsBaseSensor, "with rotate-in always the mode moves nothing")
     }
 }
 

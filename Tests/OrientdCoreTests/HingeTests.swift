@@ -49,12 +49,13 @@ struct HingeTests {
         #expect(HingeAngle.degrees(base: base, display: display * 0.7) == nil, "the display is being moved")
     }
 
-    @Test("unwrapped against the last angle: folding through 360° does not jump to 0°")
+    @Test("unwrapped against the last angle near the seam: folding through 360° does not jump to 0°")
     func unwrapping() {
         #expect(HingeAngle.unwrapped(3, previous: 355) == 360)
         #expect(HingeAngle.unwrapped(358, previous: 4) == 0)
         #expect(HingeAngle.unwrapped(190, previous: 170) == 190)
         #expect(HingeAngle.unwrapped(3, previous: nil) == 3)
+        #expect(HingeAngle.unwrapped(94, previous: 300) == 94, "away from the seam a reading is what it is")
     }
 
     @Test("laptop, tablet, tent and stand; hysteresis around the threshold; the mode holds while undefined")
@@ -77,5 +78,53 @@ struct HingeTests {
         #expect(tracker.mode == .tablet, "the mode holds")
         #expect(step(340) == nil)
         #expect(step(180) == .laptop)
+    }
+
+    @Test("a first angle near closed or folded flat gives no mode until the hinge leaves that zone")
+    func ambiguousStart() {
+        var tracker = HingeTracker()
+        let folded = readings(355)
+        #expect(tracker.update(base: folded.base, display: folded.display) == nil)
+        #expect(tracker.mode == nil, "355° and 5° read alike; neither is assumed")
+        #expect(tracker.angle.map { abs($0 - 355) < 1e-6 } == true, "the angle is still reported")
+        let tent = readings(300)
+        #expect(tracker.update(base: tent.base, display: tent.display) == .tablet)
+        let flat = readings(2)
+        #expect(tracker.update(base: flat.base, display: flat.display) == nil)
+        #expect(tracker.angle == 360, "once followed, folding flat is 360°")
+    }
+
+    @Test("a display reading is paired with the latest base reading only while it is recent")
+    func pairing() {
+        var tracker = HingeTracker()
+        let (base, display) = readings(120)
+        #expect(tracker.display(display, at: 1) == nil, "no base reading yet")
+        #expect(tracker.angle == nil)
+        tracker.base(base, at: 1.0)
+        #expect(tracker.display(display, at: 1.1) == .laptop)
+        #expect(tracker.angle.map { abs($0 - 120) < 1e-6 } == true)
+        #expect(tracker.display(display, at: 1.0 + HingeTracker.pairingWindow + 0.01) == nil, "the base reading is stale")
+        #expect(tracker.angle == nil)
+        #expect(tracker.mode == .laptop, "the mode holds")
+        tracker.forgetBase()
+        #expect(tracker.mode == nil && tracker.angle == nil, "the base sensor is gone")
+    }
+}
+
+@Suite("Tablet-mode switches together")
+struct SwitchStatesTests {
+    @Test("no switch says nothing; tablet while any says tablet; a switch gone no longer counts")
+    func combined() {
+        var switches = SwitchStates()
+        #expect(switches.mode == nil)
+        switches.set("event7", .laptop)
+        #expect(switches.mode == .laptop)
+        switches.set("event3", .tablet)
+        #expect(switches.mode == .tablet)
+        #expect(switches.devices == ["event3", "event7"])
+        switches.set("event3", nil)
+        #expect(switches.mode == .laptop)
+        switches.set("event7", nil)
+        #expect(switches.mode == nil)
     }
 }

@@ -37,11 +37,18 @@ public enum HingeAngle {
         return angle >= 360 ? angle - 360 : angle
     }
 
-    /// `angle` taken on the branch nearest `previous` and kept within [0, 360]: a hinge
-    /// turns continuously, so a reading of 3° just after 355° is 360° (folded back), not
-    /// a lid slammed shut.
+    /// Closed (0°) and folded flat (360°) give one and the same pair of readings: the
+    /// display is turned half a turn about the hinge either way. Within this many degrees
+    /// of that seam an angle is ambiguous, and only the hinge's history can tell.
+    public static let seam = 30.0
+
+    /// `angle` read against the last one: near the seam it is taken on the branch nearest
+    /// `previous` and kept within [0, 360], since a hinge turns continuously (a reading of
+    /// 3° just after 355° is 360°, folded back, not a lid slammed shut). Away from the seam
+    /// a reading is what it is, however far from `previous`: the machine may have been
+    /// carried (no angle) while it was opened.
     public static func unwrapped(_ angle: Double, previous: Double?) -> Double {
-        guard let previous else { return angle }
+        guard let previous, min(angle, 360 - angle) < seam else { return angle }
         var best = angle
         for candidate in [angle - 360, angle + 360] where abs(candidate - previous) < abs(best - previous) {
             best = candidate

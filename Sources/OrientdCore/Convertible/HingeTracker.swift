@@ -6,22 +6,58 @@
 /// The angle is reported only while the readings define it; the mode holds through the
 /// moments they do not (the machine carried, the hinge upright), and the last defined
 /// angle is what the next one is unwrapped against.
+///
+/// The two sensors are read on their own clocks' ticks: each display reading is paired
+/// with the latest base reading (`base(_:at:)`, `display(_:at:)`), if that is recent.
 public struct HingeTracker: Hashable, Sendable {
     public static let tabletAbove = 200.0
     public static let laptopBelow = 185.0
+    /// A base reading older than this (seconds) is not paired: the base may have moved
+    /// since, and a stale pair would give an angle the hinge never had.
+    public static let pairingWindow = 0.25
 
     /// The angle of the last pair of readings, nil when they did not define one.
     public private(set) var angle: Double?
     /// The mode the hinge says; nil until a first angle is known.
     public private(set) var mode: DeviceMode?
     private var lastDefined: Double?
+    /// The latest base reading, after its mount matrix.
+    private var lastBase: Sample?
 
     public init() {}
+
+    /// A base reading (after its mount matrix), `time` on the display's clock.
+    public mutating func base(_ reading: Vector3, at time: Double) {
+        lastBase = Sample(time: time, acceleration: reading)
+    }
+
+    /// A display reading (after its mount matrix), paired with the latest base reading;
+    /// returns the mode when it changed. Without a recent base reading the angle is
+    /// undefined and the mode holds.
+    public mutating func display(_ reading: Vector3, at time: Double) -> DeviceMode? {
+        guard let lastBase, abs(time - lastBase.time) <= Self.pairingWindow else {
+            angle = nil
+            return nil
+        }
+        return update(base: lastBase.acceleration, display: reading)
+    }
+
+    /// The base sensor is gone: no angle, no mode, until it returns.
+    public mutating func forgetBase() {
+        self = HingeTracker()
+    }
 
     /// Takes a pair of readings; returns the mode when it changed.
     public mutating func update(base: Vector3, display: Vector3) -> DeviceMode? {
         guard let raw = HingeAngle.degrees(base: base, display: display) else {
             angle = nil
+            return nil
+        }
+        // A first angle near the seam (`HingeAngle.seam`: closed or folded flat) gives no
+        // mode until the hinge leaves it; the screen follows the device meanwhile, as on a
+        // plain tablet.
+        if lastDefined == nil && min(raw, 360 - raw) < HingeAngle.seam {
+            angle = raw
             return nil
         }
         let unwrapped = HingeAngle.unwrapped(raw, previous: lastDefined)

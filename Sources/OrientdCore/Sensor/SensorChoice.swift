@@ -52,6 +52,8 @@ public struct AccelerometerCandidate: Hashable, Sendable {
 public enum SensorChoice {
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) { self.description = description }
     }
 
     /// - `requested` (from `--device`) matches an id, a name or a label, exactly.
@@ -90,6 +92,14 @@ public enum SensorChoice {
                 ))
         }
         return .failure(Failure(description: "no accelerometer found"))
+    }
+
+    /// The base accelerometer of a convertible, for the hinge angle: the first one whose
+    /// location says base. Never one of unknown location: a sensor that does not say
+    /// where it sits is taken for the display's.
+    public static func chooseBase<Item>(from items: [Item], candidate: (Item) -> AccelerometerCandidate) -> Item? {
+        items.map { (item: $0, candidate: candidate($0)) }.sorted { naturalOrder($0.candidate.id, $1.candidate.id) }
+            .first { $0.candidate.location == .base }?.item
     }
 
     /// `iio:device2` before `iio:device10`.

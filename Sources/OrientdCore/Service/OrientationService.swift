@@ -14,6 +14,11 @@ public struct OrientationService: Sendable {
     public private(set) var modes = ModeReports()
     /// The convertible's hinge, followed from the base and display readings.
     public private(set) var hingeTracker = HingeTracker()
+    /// The base accelerometer being read (a convertible's keyboard half), for `status`.
+    public private(set) var base: String?
+    private var baseMountMatrix = MountMatrix.identity
+    /// The tablet-mode switches there are, and where each stands.
+    public private(set) var switches = SwitchStates()
     /// The hinge angle in degrees, nil when it cannot be computed.
     public var hinge: Double? { hingeTracker.angle }
     /// What is waiting to be broadcast, oldest first.
@@ -59,6 +64,40 @@ public struct OrientationService: Sendable {
             outbox.append(.warning("\(source ?? "the sensor"): \(message)"))
         }
         if let event = pipeline.process(sample) { outbox.append(.orientation(event)) }
+        if base != nil, let mode = hingeTracker.display(pipeline.mountMatrix.apply(sample.acceleration), at: sample.time) {
+            report(mode, from: .hinge)
+        }
+    }
+
+    /// Whether the base accelerometer should be read: only while the mode holds the
+    /// screen (`rotate-in tablet`) and no switch, which is better, answers.
+    public var wantsBaseSensor: Bool {
+        pipeline.policy.rotateIn == .tablet && switches.mode == nil
+    }
+
+    /// The base accelerometer (again), with its mount matrix.
+    public mutating func attachBase(source: String, mountMatrix: MountMatrix) {
+        base = source
+        baseMountMatrix = mountMatrix
+        hingeTracker.forgetBase()
+    }
+
+    /// A base reading, on the display's clock: the next display reading is paired with it.
+    public mutating func processBase(_ sample: Sample) {
+        hingeTracker.base(baseMountMatrix.apply(sample.acceleration), at: sample.time)
+    }
+
+    /// The base accelerometer is gone, or no longer read: the hinge no longer answers.
+    public mutating func detachBase() {
+        base = nil
+        hingeTracker.forgetBase()
+        report(nil, from: .hinge)
+    }
+
+    /// A tablet-mode switch's position; nil when its device went away.
+    public mutating func reportSwitch(_ device: String, _ mode: DeviceMode?) {
+        switches.set(device, mode)
+        report(switches.mode, from: .switch)
     }
 
     /// A sensor (or the same one again) is being read; `event` says so to subscribers.

@@ -1,19 +1,36 @@
 import OrientdCore
+import OrientdIO
 import OrientdLinux
 import SystemPackage
 
 /// The live accelerometer as a sample source: `SensorReader`'s thread classifies each
-/// reading in place and hands only events to the control thread.
+/// reading in place and hands only events to the control thread. On a convertible, its
+/// mode sources (`ConvertibleSources`) run beside it.
 public struct SensorSource: SampleSource {
     public let reader: SensorReader
+    private let convertible: ConvertibleSources
 
-    public init(configuration: SensorReader.Configuration) throws(Errno) {
-        reader = try SensorReader(configuration: configuration)
+    /// `baseMountMatrix` overrides the base accelerometer's, as `configuration`'s
+    /// override does the display's.
+    public init(configuration: SensorReader.Configuration, baseMountMatrix: MountMatrix? = nil) throws(Errno) {
+        var display = configuration
+        display.origin = display.origin ?? Pacer.monotonicNow()
+        var base = display
+        base.location = .base
+        base.device = nil
+        base.wait = true
+        base.mountMatrixOverride = baseMountMatrix
+        reader = try SensorReader(configuration: display)
+        let local = configuration.uri == nil
+        convertible = try ConvertibleSources(base: local ? base : nil, watchSwitches: local)
     }
+
+    public func policyChanged(in service: SharedService) { convertible.adjust(service) }
 
     public var name: String { reader.configuration.device ?? "the display accelerometer" }
 
     public func start(into service: SharedService) {
+        convertible.start(into: service)
         reader.start(
             { event in
                 switch event {
@@ -59,5 +76,8 @@ public struct SensorSource: SampleSource {
             })
     }
 
-    public func stop() { reader.stop() }
+    public func stop() {
+        convertible.stop()
+        reader.stop()
+    }
 }

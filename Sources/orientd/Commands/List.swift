@@ -2,6 +2,7 @@ import ArgumentParser
 import OrientdCore
 import OrientdIO
 import OrientdLinux
+import SystemPackage
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,8 +10,10 @@ struct List: ParsableCommand {
         discussion: """
             For each: IIO device, name, label, location (display or base) and where that \
             came from, mount matrix and its source, scale and offset and their sources, \
-            sampling frequency, and whether it is read buffered or polled. Nothing is \
-            changed on the devices.
+            sampling frequency, whether it is read buffered or polled, and one reading \
+            after calibration and mount matrix. On a 2-in-1: the hinge angle the display \
+            and base sensors give now, and the tablet-mode switches with their position. \
+            Nothing is changed on the devices.
 
             Examples:
               orientd list
@@ -24,10 +27,12 @@ struct List: ParsableCommand {
 
     @OptionGroup(title: "Sensor") var sensor: SensorOptions
     @OptionGroup(title: "Calibration") var mountMatrix: MountMatrixOption
+    @OptionGroup(title: "Calibration") var baseMountMatrix: BaseMountMatrixOption
 
     func run() throws {
         let diagnostics = Diagnostics()
         let discovery = AccelerometerDiscovery(uri: sensor.uri, mountMatrixOverride: try mountMatrix.matrix, rate: sensor.rate)
+        let baseDiscovery = AccelerometerDiscovery(uri: sensor.uri, mountMatrixOverride: try baseMountMatrix.matrix, rate: sensor.rate)
         let found: [AccelerometerDiscovery.Found]
         do {
             found = try discovery.find()
@@ -36,13 +41,18 @@ struct List: ParsableCommand {
             throw ExitCode(ExitStatus.unavailable)
         }
         let chosen = try? SensorChoice.choose(from: found.map(\.candidate), requested: sensor.device).get()
+        let base = SensorChoice.chooseBase(from: found.map(\.candidate), candidate: { $0 })
         var infos: [(AccelerometerInfo?, AccelerometerDiscovery.Found, String?)] = []
+        var readings: [String: Vector3] = [:]
         if !found.isEmpty {
             do {
                 let context = try IIOContext(uri: sensor.uri)
                 for f in found {
                     do {
-                        infos.append((try discovery.open(f, in: context, configure: false).0, f, nil))
+                        let opener = f.candidate.location == .base ? baseDiscovery : discovery
+                        let (info, device) = try opener.open(f, in: context, configure: false)
+                        infos.append((info, f, nil))
+                        readings[f.candidate.id] = opener.reading(of: info, device: device, udev: f.udev)
                     } catch {
                         infos.append((nil, f, "\(error)"))
                     }
@@ -51,6 +61,8 @@ struct List: ParsableCommand {
                 infos = found.map { (nil, $0, "\(error)") }
             }
         }
+        let hinge = Hinge(display: chosen.flatMap { readings[$0.id] }, base: base.flatMap { readings[$0.id] }, hasBase: base != nil)
+        let switches = sensor.uri == nil ? (try? SwitchDiscovery.survey()) ?? [] : []
         if json {
             var out: [UInt8] = [UInt8(ascii: "[")]
             for (i, (info, f, error)) in infos.enumerated() {
@@ -61,7 +73,16 @@ struct List: ParsableCommand {
                 w.add("label", f.candidate.label)
                 w.add("location", f.candidate.location.rawValue)
                 w.add("locationSource", f.candidate.locationSource)
+                w.add("kind", "accelerometer")
                 w.add("chosen", f.candidate == chosen)
+                if let r = readings[f.candidate.id] {
+                    w.add("reading", strings: [r.x, r.y, r.z].map { JSONLineWriter.number($0, decimals: 3) })
+                } else {
+                    w.addNull("reading")
+                }
+                if f.candidate == base {
+                    if let angle = hinge.angle { w.add("hinge", angle, decimals: 1) } else { w.addNull("hinge") }
+                }
                 if let info {
                     w.add("mountMatrix", info.mountMatrix.description)
                     w.add("mountMatrixSource", info.mountMatrixSource.rawValue)
@@ -80,10 +101,28 @@ struct List: ParsableCommand {
                 line.removeLast()  // newline
                 out.append(contentsOf: line)
             }
+            for (node, result) in switches {
+                var w = JSONLineWriter()
+                w.add("kind", "switch")
+                w.add("node", node)
+                switch result {
+                case .success(let (found, mode)):
+                    w.add("device", found.id)
+                    w.add("name", found.name)
+                    w.add("mode", mode.rawValue)
+                case .failure(let error):
+                    w.add("error", "\(error)")
+                }
+                var line = w.line()
+                line.removeLast()
+                if out.count > 1 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: line)
+            }
             out.append(contentsOf: Array("]\n".utf8))
             print(String(decoding: out, as: UTF8.self), terminator: "")
             return
         }
+        printSwitches(switches)
         if found.isEmpty {
             print("No accelerometer found (looked in \(discovery.searchedPlaces)).")
             print("Without a sensor, replay a recording: orientd replay Recordings/picked-up-from-table.csv")
@@ -109,12 +148,52 @@ struct List: ParsableCommand {
                 "    sampling          \(info.samplingFrequency.map { "\($0) Hz" } ?? "not given")\(info.samplingFrequencyAvailable.map { " (offers \($0))" } ?? "")"
             )
             print("    path              \(info.location)")
+            let reading = readings[c.id].map {
+                "\(Self.format($0.x)), \(Self.format($0.y)), \(Self.format($0.z)) m/s² (after the mount matrix)"
+            }
+            print("    reading           \(reading ?? "none (read through its buffer only)")")
             for issue in info.issues { print("    warning           \(issue)") }
         }
+        if hinge.hasBase { print("Hinge angle: \(hinge.description)") }
         if chosen == nil, case .failure(let why) = SensorChoice.choose(from: found.map(\.candidate), requested: sensor.device) {
             print("'run' would read none: \(why)")
         } else {
             print("* is the one 'orientd run' reads.")
+        }
+    }
+
+    static func format(_ v: Double) -> String { JSONLineWriter.number(v, decimals: 2) }
+
+    private func printSwitches(_ switches: [(node: String, result: Result<(TabletModeSwitch, DeviceMode), Errno>)]) {
+        for (node, result) in switches {
+            switch result {
+            case .success(let (found, mode)):
+                print("Tablet-mode switch \(found.id) (\(found.name)) at \(node): \(mode.rawValue)")
+            case .failure(let error):
+                print("Tablet-mode switch at \(node): cannot be read: \(error)")
+            }
+        }
+    }
+
+    /// The hinge angle from one reading of each sensor, as `run` computes it.
+    struct Hinge: CustomStringConvertible {
+        var display: Vector3?
+        var base: Vector3?
+        var hasBase: Bool
+
+        var angle: Double? {
+            guard let display, let base else { return nil }
+            return HingeAngle.degrees(base: base, display: display)
+        }
+
+        var description: String {
+            if let angle {
+                let mode: DeviceMode = angle > HingeTracker.tabletAbove ? .tablet : .laptop
+                return
+                    "\(JSONLineWriter.number(angle, decimals: 1))° (\(mode.rawValue) by this one reading; near 0° or 360° it cannot tell closed from folded flat)"
+            }
+            if display == nil || base == nil { return "unknown: a sensor gave no reading" }
+            return "undefined now: the hinge is near vertical or the machine is moving"
         }
     }
 }

@@ -40,6 +40,7 @@ struct Run: ParsableCommand {
     @OptionGroup(title: "Control, subscribers and hooks") var daemon: DaemonOptions
     @OptionGroup(title: "Saved state") var state: StateOptions
     @OptionGroup(title: "Calibration") var mountMatrix: MountMatrixOption
+    @OptionGroup(title: "Calibration") var baseMountMatrix: BaseMountMatrixOption
     @OptionGroup(title: "Classifier parameters") var classifier: ClassifierOptions
 
     func run() throws {
@@ -59,7 +60,9 @@ struct Run: ParsableCommand {
                     configuration: configuration, service: OrientationService(pipeline: made.pipeline), ready: true,
                     diagnostics: diagnostics)
             },
-            source: try SensorSource(configuration: sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: wait)),
+            source: try SensorSource(
+                configuration: sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: wait),
+                baseMountMatrix: try baseMountMatrix.matrix),
             diagnostics: diagnostics)
     }
 }

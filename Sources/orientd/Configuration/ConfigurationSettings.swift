@@ -23,8 +23,8 @@ enum ConfigurationSettings {
     static let keys: [String: Kind] = {
         var keys: [String: Kind] = [:]
         for key in [
-            "device", "uri", "rate", "supported", "rotate-in", "lock", "natural", "mount-matrix", "socket", "socket-group",
-            "socket-mode", "exec-timeout", "state-directory",
+            "device", "uri", "rate", "supported", "rotate-in", "lock", "natural", "mount-matrix", "base-mount-matrix", "socket",
+            "socket-group", "socket-mode", "exec-timeout", "state-directory",
             "vibration-filter", "magnitude-tolerance", "filter-time-constant", "disturbance-threshold", "settle-time", "hold-time",
             "initial-hold-time", "minimum-samples", "rotation-hysteresis", "initial-margin", "face-enter-tilt",
             "face-exit-tilt", "gap-reset",
@@ -38,7 +38,7 @@ enum ConfigurationSettings {
 
     /// Settings that a reload cannot change: they need a restart.
     static let restartOnly: Set<String> = [
-        "device", "uri", "rate", "poll", "wait", "natural", "mount-matrix", "socket", "socket-group", "socket-mode",
+        "device", "uri", "rate", "poll", "wait", "natural", "mount-matrix", "base-mount-matrix", "socket", "socket-group", "socket-mode",
         "no-socket", "no-commands", "state-directory", "no-state", "lock",
     ]
 

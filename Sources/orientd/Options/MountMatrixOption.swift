@@ -12,20 +12,43 @@ struct MountMatrixOption: ParsableArguments {
     var text: String?
 
     var matrix: MountMatrix? {
-        get throws {
-            guard let text else { return nil }
-            do {
-                return try MountMatrix(parsing: text)
-            } catch {
-                throw ValidationError("--mount-matrix: \(error.message)")
-            }
+        get throws { try Self.parse(text, flag: "--mount-matrix") }
+    }
+
+    func validate() throws { try Self.check(text, flag: "--mount-matrix") }
+
+    static func parse(_ text: String?, flag: String) throws -> MountMatrix? {
+        guard let text else { return nil }
+        do {
+            return try MountMatrix(parsing: text)
+        } catch {
+            throw ValidationError("\(flag): \(error.message)")
         }
     }
 
-    func validate() throws {
-        guard let matrix = try matrix else { return }
+    static func check(_ text: String?, flag: String) throws {
+        guard let matrix = try parse(text, flag: flag) else { return }
         if let fatal = matrix.findings.first(where: \.isFatal) {
-            throw ValidationError("--mount-matrix: \(fatal)")
+            throw ValidationError("\(flag): \(fatal)")
         }
     }
+}
+
+/// The base accelerometer's mount matrix, for a convertible's hinge angle: only `run`
+/// and `list` read that sensor.
+struct BaseMountMatrixOption: ParsableArguments {
+    @Option(
+        name: .customLong("base-mount-matrix"),
+        help: ArgumentHelp(
+            "Override the base accelerometer's mount matrix (a 2-in-1's keyboard half).",
+            discussion:
+                "As --mount-matrix, for the sensor 'orientd list' shows with location base; README, \"2-in-1\", says how to check it. Example: --base-mount-matrix '1, 0, 0; 0, -1, 0; 0, 0, -1'",
+            valueName: "matrix"))
+    var text: String?
+
+    var matrix: MountMatrix? {
+        get throws { try MountMatrixOption.parse(text, flag: "--base-mount-matrix") }
+    }
+
+    func validate() throws { try MountMatrixOption.check(text, flag: "--base-mount-matrix") }
 }

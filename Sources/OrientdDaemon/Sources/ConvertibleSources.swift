@@ -1,0 +1,127 @@
+import OrientdCore
+import OrientdIO
+import OrientdLinux
+import Synchronization
+import SystemPackage
+
+/// What tells a convertible's mode, beside the display's accelerometer: the kernel's
+/// tablet-mode switches, watched for as long as the source runs (they cost nothing until
+/// they move), and the base accelerometer, read only while the service wants the hinge
+/// angle (`OrientationService.wantsBaseSensor`: `rotate-in tablet` and no switch), so a
+/// machine with a switch never polls a second sensor.
+final class ConvertibleSources: Sendable {
+    /// nil: no base sensor is looked for.
+    private let baseConfiguration: SensorReader.Configuration?
+    private let switches: SwitchReader?
+
+    private struct Base {
+        var reader: SensorReader?
+        /// Counts the base readers started and stopped: a stopped reader's thread may still
+        /// deliver an event or two, which must not reach the service.
+        var generation = 0
+        var stopped = false
+    }
+
+    private let base = Mutex(Base())
+
+    /// `base` nil and `watchSwitches` false for a board reached through a libiio URI: it
+    /// is no convertible, has no input devices here, and without udev looking for a base
+    /// sensor would mean asking the board again every few seconds.
+    init(base: SensorReader.Configuration?, watchSwitches: Bool) throws(Errno) {
+        baseConfiguration = base
+        switches = watchSwitches ? try SwitchReader() : nil
+    }
+
+    func start(into service: SharedService) {
+        switches?.start { [self] event in
+            switch event {
+            case .attached(let found, let mode):
+                service.post(.note("tablet-mode switch \(found.node) (\(found.name)): \(mode.rawValue)"))
+                service.reportSwitch(found.id, mode)
+            case .toggled(let found, let mode):
+                service.reportSwitch(found.id, mode)
+            case .detached(let found, let reason):
+                service.post(.note("tablet-mode switch \(found.node) \(reason)"))
+                service.reportSwitch(found.id, nil)
+            case .warning(let message):
+                service.post(.warning(message))
+            }
+            adjust(service)
+        }
+        adjust(service)
+    }
+
+    /// Starts or stops the base reader as the service now wants it.
+    /// The service is asked inside the base's lock (always in that order: the base's,
+    /// then the service's), so two threads adjusting at once (a switch event, a reload)
+    /// cannot act on answers in the wrong order.
+    func adjust(_ service: SharedService) {
+        guard let baseConfiguration else { return }
+        let stoppedOne = base.withLock { state -> Bool in
+            let wanted = service.withService { $0.wantsBaseSensor }
+            if wanted, state.reader == nil, !state.stopped {
+                state.generation += 1
+                state.reader = startBase(baseConfiguration, generation: state.generation, into: service)
+                return false
+            }
+            guard !wanted, let reader = state.reader else { return false }
+            reader.stop()
+            state.reader = nil
+            state.generation += 1
+            return true
+        }
+        if stoppedOne {
+            service.post(.note("the base accelerometer is no longer read: a tablet-mode switch answers, or rotate-in is always"))
+            service.detachBase()
+        }
+    }
+
+    func stop() {
+        base.withLock { state in
+            state.stopped = true
+            state.reader?.stop()
+            state.reader = nil
+        }
+        switches?.stop()
+    }
+
+    private func isCurrent(_ generation: Int) -> Bool {
+        base.withLock { $0.generation == generation }
+    }
+
+    private func startBase(
+        _ configuration: SensorReader.Configuration, generation: Int, into service: SharedService
+    ) -> SensorReader? {
+        let reader: SensorReader
+        do {
+            reader = try SensorReader(configuration: configuration)
+        } catch {
+            service.post(.warning("cannot read the base accelerometer: \(error)"))
+            return nil
+        }
+        reader.start { [self] event in
+            guard isCurrent(generation) else { return }
+            switch event {
+            case .sample(let sample):
+                service.processBase(sample)
+            case .attached(let info):
+                service.attachBase(source: info.candidate.id, mountMatrix: info.mountMatrix)
+                service.post(
+                    .note("reading the base accelerometer \(info.candidate.id) (\(info.candidate.name ?? "unnamed")) for the hinge angle"))
+            case .lost(let device, let reason):
+                service.detachBase()
+                service.post(.note("the base accelerometer \(device) is lost: \(reason)"))
+            case .stalled(let device, let seconds):
+                service.post(.warning("the base accelerometer \(device) has sent nothing for \(Int(seconds)) s"))
+            case .resumed, .waiting:
+                // Most machines have no base sensor: waiting for one is not news.
+                break
+            case .warning(let message):
+                service.post(.warning(message))
+            case .failed(let message):
+                service.post(.warning("the base accelerometer: \(message)"))
+            }
+        }
+        return reader
+    }
+}
