@@ -8,13 +8,12 @@ import Testing
 /// answers from a tree and whose events the test writes to the node. The daemon is the
 /// real binary; what it says is read from its standard output.
 extension LiveSensorTests {
-    @Test("a display and a base accelerometer: laptop, on its side, stand, tent and back; the screen follows only in tablet mode")
+    @Test(
+        "a display and a base accelerometer: laptop, on its side, stand, tent, folded flat and back; the screen follows only in tablet mode"
+    )
     func hingeModes() throws {
-        let bed = Testbed()
-        try bed.add(FakeAccelerometer.polled(number: 0, extraAttributes: ["label": "accel-display"]))
-        try bed.add(FakeAccelerometer.polled(number: 1, extraAttributes: ["label": "accel-base"]))
-        Convertible.pose(bed, hinge: 110, pitch: 0)
-        let daemon = try DaemonProcess(["run", "--no-config", "--no-state", "--no-socket"])
+        let bed = try Convertible.testbed(hinge: 110)
+        let daemon = try Convertible.daemon()
         defer { Convertible.stop(daemon) }
         var seen = 0
 
@@ -42,6 +41,14 @@ extension LiveSensorTests {
         #expect(status.contains(#""base":"iio:device1""#), "\(status)")
         #expect(try Convertible.number("hinge", in: status).map { abs($0 - 300) < 5 } == true, "\(status)")
 
+        // Folded flat, lying on the desk screen up: 355°, still tablet.
+        Convertible.pose(bed, hinge: 355, pitch: 180)
+        usleep(500_000)
+        daemon.write("status\n")
+        let folded = try #require(Convertible.next(daemon, &seen) { $0.contains(#""reply":"status""#) })
+        #expect(folded.contains(#""mode":"tablet""#), "\(folded)")
+        #expect(try Convertible.number("hinge", in: folded).map { abs($0 - 355) < 5 } == true, "\(folded)")
+
         // Tablet on its side: now the screen follows.
         Convertible.set(bed, display: (-1024, 0, 60), base: (-1024, 0, 60))
         let turned = try #require(Convertible.next(daemon, &seen) { $0.contains(#""device":"landscape-left""#) }, "\(daemon.standardError)")
@@ -65,7 +72,7 @@ extension LiveSensorTests {
         try bed.add(FakeAccelerometer.polled(number: 0, raw: (0, -1024, 60)))
         try bed.loadIoctl(device: FakeSwitch.node, FakeSwitch.ioctlTree(tablet: false))
         try bed.add(FakeSwitch.description)
-        let daemon = try DaemonProcess(["run", "--no-config", "--no-state", "--no-socket"])
+        let daemon = try Convertible.daemon()
         defer { Convertible.stop(daemon) }
         var seen = 0
 
@@ -99,11 +106,8 @@ extension LiveSensorTests {
 
     @Test("a switch appearing overrules the hinge and the base sensor is no longer read; gone, the hinge answers again")
     func switchAppearsAndGoes() throws {
-        let bed = Testbed()
-        try bed.add(FakeAccelerometer.polled(number: 0, extraAttributes: ["label": "accel-display"]))
-        try bed.add(FakeAccelerometer.polled(number: 1, extraAttributes: ["label": "accel-base"]))
-        Convertible.pose(bed, hinge: 110, pitch: 0)
-        let daemon = try DaemonProcess(["run", "--no-config", "--no-state", "--no-socket"])
+        let bed = try Convertible.testbed(hinge: 110)
+        let daemon = try Convertible.daemon()
         defer { Convertible.stop(daemon) }
         var seen = 0
         let hinge = try #require(Convertible.next(daemon, &seen) { $0.contains(#""event":"mode""#) }, "\(daemon.standardError)")
@@ -130,7 +134,7 @@ extension LiveSensorTests {
     func neither() throws {
         let bed = Testbed()
         try bed.add(FakeAccelerometer.polled(number: 0, raw: (0, -1024, 60)))
-        let daemon = try DaemonProcess(["run", "--no-config", "--no-state", "--no-socket"])
+        let daemon = try Convertible.daemon()
         defer { Convertible.stop(daemon) }
         var seen = 0
         _ = try #require(Convertible.next(daemon, &seen) { $0.contains(#""device":"portrait""#) }, "\(daemon.standardError)")
@@ -147,10 +151,7 @@ extension LiveSensorTests {
 
     @Test("orientd list shows both sensors' readings, the hinge angle and the switch")
     func listConvertible() throws {
-        let bed = Testbed()
-        try bed.add(FakeAccelerometer.polled(number: 0, extraAttributes: ["label": "accel-display"]))
-        try bed.add(FakeAccelerometer.polled(number: 1, extraAttributes: ["label": "accel-base"]))
-        Convertible.pose(bed, hinge: 100, pitch: 0)
+        let bed = try Convertible.testbed(hinge: 100)
         try bed.loadIoctl(device: FakeSwitch.node, FakeSwitch.ioctlTree(tablet: true))
         try bed.add(FakeSwitch.description)
         let text = try OrientdProcess.run(["list"], timeout: 10)
@@ -169,6 +170,21 @@ extension LiveSensorTests {
 /// Poses of a convertible for the fixtures' scale (1024 counts ≈ 1 g), in the frame
 /// README's "2-in-1" section gives: the frames coincide at 180°, the hinge along x.
 enum Convertible {
+    /// A display and a base accelerometer (labelled so), the base lying flat and the lid
+    /// open to `hinge`.
+    static func testbed(hinge: Double) throws -> Testbed {
+        let bed = Testbed()
+        try bed.add(FakeAccelerometer.polled(number: 0, extraAttributes: ["label": "accel-display"]))
+        try bed.add(FakeAccelerometer.polled(number: 1, extraAttributes: ["label": "accel-base"]))
+        pose(bed, hinge: hinge, pitch: 0)
+        return bed
+    }
+
+    /// `orientd run` on the testbed, its commands on standard input.
+    static func daemon() throws -> DaemonProcess {
+        try DaemonProcess(["run", "--no-config", "--no-state", "--no-socket"])
+    }
+
     /// The base turned by `pitch` about the hinge, the display opened to `hinge` from it.
     static func pose(_ bed: Testbed, hinge: Double, pitch: Double) {
         func counts(turned: Double) -> (Int, Int, Int) {

@@ -61,9 +61,11 @@ struct HingeTests {
     @Test("laptop, tablet, tent and stand; hysteresis around the threshold; the mode holds while undefined")
     func modes() {
         var tracker = HingeTracker()
+        // Two readings a step, as a sensor gives many: a jump is believed on the second.
         func step(_ degrees: Double, roll: Double = 0) -> DeviceMode? {
             let (base, display) = readings(degrees, roll: roll)
-            return tracker.update(base: base, display: display)
+            let first = tracker.update(base: base, display: display)
+            return tracker.update(base: base, display: display) ?? first
         }
         #expect(step(110) == .laptop, "the first angle sets the mode")
         #expect(step(195) == nil, "past 180 but not 200: still a laptop")
@@ -91,7 +93,27 @@ struct HingeTests {
         #expect(tracker.update(base: tent.base, display: tent.display) == .tablet)
         let flat = readings(2)
         #expect(tracker.update(base: flat.base, display: flat.display) == nil)
+        #expect(tracker.update(base: flat.base, display: flat.display) == nil)
         #expect(tracker.angle == 360, "once followed, folding flat is 360°")
+    }
+
+    @Test("a jump is believed only when the next reading agrees: one stale pair does not flip the mode")
+    func jumps() {
+        var tracker = HingeTracker()
+        let tent = readings(300)
+        #expect(tracker.update(base: tent.base, display: tent.display) == .tablet)
+        // Folded on to 355° within one reading: the display's new reading paired with the
+        // base's from before reads about 175°.
+        let folded = readings(355, pitch: 180)
+        #expect(tracker.update(base: tent.base, display: folded.display) == nil)
+        #expect(tracker.mode == .tablet, "one stale pair is not believed")
+        #expect(tracker.angle.map { abs($0 - 300) < 1e-6 } == true, "the angle stays the last believed")
+        #expect(tracker.update(base: folded.base, display: folded.display) == nil, "a second jump, not agreeing with the first")
+        #expect(tracker.update(base: folded.base, display: folded.display) == nil, "agreed: believed, and still tablet")
+        #expect(tracker.angle.map { abs($0 - 355) < 1e-6 } == true)
+        let laptop = readings(110)
+        #expect(tracker.update(base: laptop.base, display: laptop.display) == nil)
+        #expect(tracker.update(base: laptop.base, display: laptop.display) == .laptop, "a real jump (carried, then opened) is taken")
     }
 
     @Test("a display reading is paired with the latest base reading only while it is recent")

@@ -15,6 +15,12 @@ public struct HingeTracker: Hashable, Sendable {
     /// A base reading older than this (seconds) is not paired: the base may have moved
     /// since, and a stale pair would give an angle the hinge never had.
     public static let pairingWindow = 0.25
+    /// An angle further than this from the last one is a jump no hinge makes between
+    /// two readings: taken only once the next reading agrees with it (within
+    /// `jumpAgreement`). One pair read while the machine was jolted, or a display
+    /// reading paired with a base reading from before a quick fold, is not believed.
+    public static let jumpLimit = 45.0
+    public static let jumpAgreement = 10.0
 
     /// The angle of the last pair of readings, nil when they did not define one.
     public private(set) var angle: Double?
@@ -23,6 +29,8 @@ public struct HingeTracker: Hashable, Sendable {
     private var lastDefined: Double?
     /// The latest base reading, after its mount matrix.
     private var lastBase: Sample?
+    /// An angle that jumped from the last one, waiting for the next reading to agree.
+    private var jump: Double?
 
     public init() {}
 
@@ -61,6 +69,11 @@ public struct HingeTracker: Hashable, Sendable {
             return nil
         }
         let unwrapped = HingeAngle.unwrapped(raw, previous: lastDefined)
+        if let last = lastDefined, abs(unwrapped - last) > Self.jumpLimit {
+            defer { jump = unwrapped }
+            guard let jump, abs(unwrapped - jump) <= Self.jumpAgreement else { return nil }
+        }
+        jump = nil
         angle = unwrapped
         lastDefined = unwrapped
         let next: DeviceMode
