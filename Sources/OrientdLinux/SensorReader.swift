@@ -27,7 +27,7 @@ public struct SensorReader: Sendable {
         /// Wait for a sensor to appear instead of failing when there is none at start.
         public var wait: Bool
         /// Which sensor: the display's (chosen by `device`, else as `SensorChoice` says)
-        /// or a convertible's base (always waited for: most machines have none).
+        /// or a convertible's base (`SensorSource` waits for it: most machines have none).
         public var location: SensorLocation
         /// The monotonic time samples count from; nil: the thread's start. Two readers
         /// whose samples are paired (display and base) share one.
@@ -42,7 +42,7 @@ public struct SensorReader: Sendable {
             self.mountMatrixOverride = mountMatrixOverride
             self.rate = rate
             self.forcePolling = forcePolling
-            self.wait = wait || location == .base
+            self.wait = wait
             self.location = location
             self.origin = origin
         }
