@@ -16,14 +16,18 @@ UNITDIR = $(LIBDIR)/systemd/system
 UDEVRULESDIR = $(LIBDIR)/udev/rules.d
 SYSUSERSDIR = $(LIBDIR)/sysusers.d
 HOOKSDIR = $(LIBDIR)/orientd/hooks
+MANDIR = $(DATADIR)/man
 HOOKS = orientd-rotate-x11 orientd-rotate-sway orientd-rotate-wlroots orientd-rotate-hyprland orientd-rotate-niri
 # The packaged binary: the Swift runtime linked in and not position-independent, which
 # keeps its resident size lowest (README, "Live cost").
 PACKAGE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie --scratch-path .build-package
 RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
+# Generated, never kept in git: scripts/generate-man says from what.
+MAN_BUILD = .build-package/man
+DEB_DIR = .build-package/deb
 
 .PHONY: all demo test build release benchmark benchmark-live benchmark-subscribers fuzz recordings dependencies clean help \
-	package install uninstall check-systemd soak format
+	package install uninstall check-systemd soak format man deb check-deb
 
 all: build
 
@@ -37,8 +41,11 @@ help:
 	@echo "make soak        an hour of a 1 kHz sensor in 30 s, with subscribers, hooks, hot-plugs: memory and events"
 	@echo "make recordings  regenerate Recordings/*.csv from Recordings/scenarios/"
 	@echo "make release     build .build/release/orientd"
-	@echo "make install     install binary, unit, udev rule, sysusers, hooks, completions (PREFIX=$(PREFIX) DESTDIR=)"
+	@echo "make install     install binary, unit, udev rule, sysusers, hooks, completions, man pages (PREFIX=$(PREFIX) DESTDIR=)"
 	@echo "make uninstall   remove what make install installed"
+	@echo "make man         write orientd.8, orientd.conf.5 and the hooks' pages into $(MAN_BUILD) (from the command definitions)"
+	@echo "make deb         build $(DEB_DIR)/orientd_VERSION-1_ARCH.deb with dpkg-buildpackage (see debian/)"
+	@echo "make check-deb   build the .deb, lintian it, install/upgrade/remove/purge it in a booted Debian 12 root"
 	@echo "make check-systemd  verify the unit, score its exposure, test the udev rule (private namespace)"
 	@echo "make format      rewrite the Swift sources as .swift-format says (CI lints them)"
 
@@ -87,11 +94,14 @@ recordings: release
 package: dependencies
 	@$(SWIFT) build $(PACKAGE_FLAGS) >&2
 
-install: package
+man: package
+	scripts/generate-man $$($(SWIFT) build $(PACKAGE_FLAGS) --show-bin-path)/orientd $(MAN_BUILD)
+
+install: package man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSUSERSDIR) \
 		$(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/doc/orientd \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions \
-		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d
+		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $$($(SWIFT) build $(PACKAGE_FLAGS) --show-bin-path)/orientd $(DESTDIR)$(BINDIR)/orientd
 	sed 's|/usr/bin/orientd|$(BINDIR)/orientd|' systemd/orientd.service > $(DESTDIR)$(UNITDIR)/orientd.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/orientd.service
@@ -104,7 +114,12 @@ install: package
 	for h in $(HOOKS); do install -m 755 hooks/$$h $(DESTDIR)$(HOOKSDIR)/ && ln -sf $(HOOKSDIR)/$$h $(DESTDIR)$(BINDIR)/$$h; done
 	install -m 644 README.md $(DESTDIR)$(DATADIR)/doc/orientd/README.md
 	install -m 644 hooks/README.md $(DESTDIR)$(DATADIR)/doc/orientd/hooks.md
+	install -m 644 $(MAN_BUILD)/orientd.8 $(DESTDIR)$(MANDIR)/man8/orientd.8
+	install -m 644 $(MAN_BUILD)/orientd.conf.5 $(DESTDIR)$(MANDIR)/man5/orientd.conf.5
+	for h in $(HOOKS); do install -m 644 $(MAN_BUILD)/$$h.1 $(DESTDIR)$(MANDIR)/man1/$$h.1; done
 	$(DESTDIR)$(BINDIR)/orientd --generate-completion-script bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/orientd
+	@# bash sources a completion: the generator's #! line would only mislead.
+	sed -i '1{/^#!/d}' $(DESTDIR)$(DATADIR)/bash-completion/completions/orientd
 	$(DESTDIR)$(BINDIR)/orientd --generate-completion-script zsh > $(DESTDIR)$(DATADIR)/zsh/site-functions/_orientd
 	$(DESTDIR)$(BINDIR)/orientd --generate-completion-script fish > $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/orientd.fish
 	@if [ -z "$(DESTDIR)" ]; then \
@@ -116,8 +131,9 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/orientd $(DESTDIR)$(UNITDIR)/orientd.service $(DESTDIR)$(UDEVRULESDIR)/60-orientd.rules \
 		$(DESTDIR)$(SYSUSERSDIR)/orientd.conf \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions/orientd $(DESTDIR)$(DATADIR)/zsh/site-functions/_orientd \
-		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/orientd.fish
-	for h in $(HOOKS); do rm -f $(DESTDIR)$(BINDIR)/$$h; done
+		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/orientd.fish \
+		$(DESTDIR)$(MANDIR)/man8/orientd.8 $(DESTDIR)$(MANDIR)/man5/orientd.conf.5
+	for h in $(HOOKS); do rm -f $(DESTDIR)$(BINDIR)/$$h $(DESTDIR)$(MANDIR)/man1/$$h.1; done
 	@# The configuration goes only if nobody edited it.
 	if cmp -s systemd/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd.conf; then rm -f $(DESTDIR)$(SYSCONFDIR)/orientd.conf; \
 	elif [ -e $(DESTDIR)$(SYSCONFDIR)/orientd.conf ]; then echo "kept $(DESTDIR)$(SYSCONFDIR)/orientd.conf (edited)" >&2; fi
@@ -127,8 +143,16 @@ uninstall:
 check-systemd: release
 	scripts/check-systemd
 
+# The version comes from the packaged binary (scripts/build-deb writes debian/changelog).
+deb: package
+	@scripts/install-dependencies --deb
+	scripts/build-deb $$($(SWIFT) build $(PACKAGE_FLAGS) --show-bin-path)/orientd $(DEB_DIR)
+
+check-deb:
+	scripts/check-deb
+
 # Rewrites the Swift sources as .swift-format says (CI checks it with swift format lint).
-SWIFT_SOURCES = Sources Tests Package.swift Benchmarks/Benchmarks Benchmarks/Package.swift Fuzz/Sources Fuzz/Package.swift
+SWIFT_SOURCES = Sources Tests Package.swift Benchmarks/Benchmarks Benchmarks/Package.swift Fuzz/Sources Fuzz/Package.swift Examples
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_SOURCES)
 

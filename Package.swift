@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "OrientdSimulation", targets: ["OrientdSimulation"]),
         .library(name: "OrientdIO", targets: ["OrientdIO"]),
         .library(name: "OrientdDaemon", targets: ["OrientdDaemon"]),
+        // For apps: the orientation, a lock, the changes (Examples/ shows one).
+        .library(name: "OrientdClient", targets: ["OrientdClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -28,6 +30,15 @@ let package = Package(
             name: "OrientdIO",
             dependencies: [
                 "OrientdCore", "CLinux",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
+        // A Swift program's side of the control socket: ScreenOrientation (the API the
+        // platforms give apps) on a lasting session, and the line client ctl and monitor
+        // use. Needs none of the sensor libraries.
+        .target(
+            name: "OrientdClient",
+            dependencies: [
+                "OrientdCore", "OrientdIO",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // The C libraries for live sensors, through pkg-config.
@@ -56,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientdCore", "OrientdSimulation", "OrientdIO", "OrientdLinux", "OrientdDaemon",
+                "OrientdCore", "OrientdSimulation", "OrientdIO", "OrientdLinux", "OrientdDaemon", "OrientdClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "OrientdCoreTests", dependencies: ["OrientdCore"]),
@@ -65,8 +76,10 @@ let package = Package(
         .testTarget(name: "RecordingsTests", dependencies: ["OrientdCore", "OrientdIO"]),
         // Runs the built binary for the tests that use it: to its end, or as a daemon
         // read line by line, with a client of its socket.
-        .target(name: "OrientdTestSupport", dependencies: ["OrientdCore", "OrientdDaemon"], path: "Tests/Support"),
-        .testTarget(name: "CommandLineTests", dependencies: ["orientd", "OrientdCore", "OrientdDaemon", "OrientdTestSupport"]),
+        .target(name: "OrientdTestSupport", dependencies: ["OrientdCore", "OrientdDaemon", "OrientdClient"], path: "Tests/Support"),
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: ["orientd", "OrientdCore", "OrientdDaemon", "OrientdClient", "OrientdTestSupport"]),
         // Live sensors against a umockdev testbed: the real libiio and libudev read a fake
         // sysfs and /dev. Runs under umockdev-wrapper (make test does that).
         .systemLibrary(
@@ -74,7 +87,9 @@ let package = Package(
             providers: [.apt(["libumockdev-dev"])]),
         .testTarget(
             name: "LiveSensorTests",
-            dependencies: ["orientd", "OrientdCore", "OrientdLinux", "OrientdDaemon", "CUmockdev", "OrientdTestSupport"]),
+            dependencies: [
+                "orientd", "OrientdCore", "OrientdLinux", "OrientdDaemon", "OrientdClient", "CUmockdev", "OrientdTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

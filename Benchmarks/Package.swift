@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "OrientdCore", package: "orientd"),
                 .product(name: "OrientdIO", package: "orientd"),
                 .product(name: "OrientdDaemon", package: "orientd"),
+                .product(name: "OrientdClient", package: "orientd"),
             ],
             path: "Benchmarks/SubscriberLatency"
         ),
@@ -38,6 +39,7 @@ let package = Package(
                 .product(name: "OrientdCore", package: "orientd"),
                 .product(name: "OrientdIO", package: "orientd"),
                 .product(name: "OrientdDaemon", package: "orientd"),
+                .product(name: "OrientdClient", package: "orientd"),
             ],
             path: "Benchmarks/Soak"
         ),

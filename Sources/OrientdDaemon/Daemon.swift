@@ -291,6 +291,7 @@ public final class Daemon {
                 json.add("socket", listener?.path)
                 json.add("state", configuration.stateFile?.path)
                 json.add("uptime", Pacer.monotonicNow() - started, decimals: 3)
+                json.add("release", OrientdRelease.version)
                 json.add("version", OrientationEvent.schemaVersion)
             }
         }

@@ -5,8 +5,6 @@ import OrientdIO
 
 @main
 struct Orientd: ParsableCommand {
-    static let version = "0.1.0"
-
     static let configuration = CommandConfiguration(
         commandName: "orientd",
         abstract: "Screen orientation from a Linux accelerometer, as one JSON object per line.",
@@ -26,7 +24,7 @@ struct Orientd: ParsableCommand {
               orientd evaluate Recordings/*.csv
               orientd simulate Recordings/scenarios/riding-a-bus.scenario --seed 7 > bus.csv
             """,
-        version: version,
+        version: OrientdRelease.version,
         subcommands: [Run.self, List.self, Record.self, Replay.self, Ctl.self, Monitor.self, Config.self, Evaluate.self, Simulate.self],
         defaultSubcommand: Run.self
     )

@@ -1,4 +1,5 @@
 import Foundation
+import OrientdClient
 import OrientdCore
 import OrientdDaemon
 import OrientdTestSupport

@@ -9,6 +9,7 @@
 // Daemon and subscribers share this process, so the figures include the readers' own
 // buffers; the exit status is 1 when a reader lost an event or memory grew by 1 MiB.
 import Glibc
+import OrientdClient
 import OrientdCore
 import OrientdDaemon
 import OrientdIO

@@ -5,6 +5,7 @@
 //
 // Run: make benchmark-subscribers (or swift run -c release SubscriberLatency [rounds]).
 import Glibc
+import OrientdClient
 import OrientdCore
 import OrientdDaemon
 import OrientdIO

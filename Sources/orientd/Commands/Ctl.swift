@@ -1,6 +1,6 @@
 import ArgumentParser
+import OrientdClient
 import OrientdCore
-import OrientdDaemon
 import OrientdIO
 import SystemPackage
 
@@ -72,10 +72,10 @@ struct Ctl: ParsableCommand {
         do {
             try client.send(request)
             guard let line = try client.readLine(timeout: 10) else {
-                throw ControlConnection.failure("\(client.path): the daemon closed the connection without a reply")
+                throw ControlConnection.failure(OrientdClientError.connectionLost(socket: client.path).description)
             }
             try EventOutput().write(line)
-            guard ReplyStatus(line: line)?.ok == true else { throw ExitCode(ExitStatus.failure) }
+            guard ControlLine(line: line)?.isSuccess == true else { throw ExitCode(ExitStatus.failure) }
             guard isRequest else { return }
             let held = HeldRequest(client: client)
             if program.isEmpty {
@@ -85,7 +85,11 @@ struct Ctl: ParsableCommand {
                 if status != 0 { throw ExitCode(status) }
             }
         } catch let error as Errno {
-            throw ControlConnection.failure("\(client.path): \(error)")
+            let failure =
+                error == .timedOut
+                ? OrientdClientError.noReply(socket: client.path, command: request, seconds: 10)
+                : OrientdClientError(on: client.path, error)
+            throw ControlConnection.failure(failure.description)
         }
     }
 }
@@ -116,15 +120,9 @@ struct Monitor: ParsableCommand {
 /// What `ctl` and `monitor` share.
 enum ControlConnection {
     static func open(_ socket: String?) throws -> ControlClient {
-        let path = socket ?? ControlSocket.clientDefault
         do {
-            return try ControlClient(path: path)
+            return try ControlClient(path: socket ?? ControlSocket.clientDefault)
         } catch {
-            if error.nobodyListening {
-                throw failure(
-                    "\(error); is orientd running with a socket? (systemctl status orientd, or orientd run --socket \(path))",
-                    status: .unavailable)
-            }
             throw failure(error.description, status: .unavailable)
         }
     }
@@ -140,8 +138,10 @@ enum ControlConnection {
         let output = EventOutput()
         do {
             try client.send("monitor")
-            guard let reply = try client.readLine(timeout: 10) else { throw failure("\(client.path): closed without a reply") }
-            guard ReplyStatus(line: reply)?.ok == true else {
+            guard let reply = try client.readLine(timeout: 10) else {
+                throw failure(OrientdClientError.connectionLost(socket: client.path).description)
+            }
+            guard ControlLine(line: reply)?.isSuccess == true else {
                 try output.write(reply)
                 throw ExitCode(ExitStatus.failure)
             }
@@ -152,7 +152,7 @@ enum ControlConnection {
         } catch is EventOutput.ConsumerGone {
             return
         } catch let error as Errno {
-            throw failure("\(client.path): \(error)")
+            throw failure(OrientdClientError(on: client.path, error).description)
         }
     }
 

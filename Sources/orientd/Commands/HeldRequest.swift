@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import OrientdClient
 import OrientdCore
 import OrientdDaemon
 import OrientdIO

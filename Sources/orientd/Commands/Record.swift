@@ -51,7 +51,7 @@ struct Record: ParsableCommand {
                 header[RecordingHeader.Key.mountMatrix] = info.mountMatrix.description
                 header[RecordingHeader.Key.device] = "\(info.candidate.id) \(info.candidate.name ?? "")"
                 header["read"] = info.readPath.rawValue
-                header[RecordingHeader.Key.description] = description ?? "recorded by orientd \(Orientd.version)"
+                header[RecordingHeader.Key.description] = description ?? "recorded by orientd \(OrientdRelease.version)"
                 return header.text
             })
         let reader = try SensorReader(configuration: sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: false))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import OrientdClient
 import OrientdCore
 import OrientdDaemon
 import OrientdIO
@@ -99,19 +100,4 @@ struct DaemonOptions: ParsableArguments {
         configuration.stateFile = stateDirectory.map(StateFile.init(directory:))
         return configuration
     }
-}
-
-/// Where the control socket is by default.
-enum ControlSocket {
-    /// The path under the shipped unit (RuntimeDirectory=orientd).
-    static let systemPath = "/run/orientd/control.sock"
-
-    /// Under systemd: the unit's runtime directory.
-    static var serviceDefault: String? {
-        guard let directory = Environment.value("RUNTIME_DIRECTORY")?.split(separator: ":").first else { return nil }
-        return "\(directory)/control.sock"
-    }
-
-    /// What `ctl` connects to: ORIENTD_SOCKET, else the system path.
-    static var clientDefault: String { Environment.value("ORIENTD_SOCKET") ?? systemPath }
 }

@@ -8,8 +8,11 @@ public enum UnixSocket {
     /// Why a socket could not be set up, in words that say what to do.
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
         public var description: String
-        /// The error was ENOENT or ECONNREFUSED on connect: nobody is listening.
-        public var nobodyListening = false
+        /// The system's error, when a system call failed.
+        public var code: Errno?
+
+        /// ENOENT or ECONNREFUSED on connect: nobody is listening.
+        public var nobodyListening: Bool { code == .noSuchFileOrDirectory || code == .connectionRefused }
     }
 
     static func address(_ path: String) throws(Failure) -> sockaddr_un {
@@ -46,9 +49,7 @@ public enum UnixSocket {
             let code = errno
             close(fd)
             return try { () throws(Failure) -> Int32 in
-                throw Failure(
-                    description: "cannot connect to \(path): \(Errno(rawValue: code))",
-                    nobodyListening: code == ENOENT || code == ECONNREFUSED)
+                throw Failure(description: "cannot connect to \(path): \(Errno(rawValue: code))", code: Errno(rawValue: code))
             }()
         }
         return fd

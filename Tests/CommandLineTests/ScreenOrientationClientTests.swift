@@ -1,0 +1,135 @@
+import Foundation
+import OrientdTestSupport
+import Testing
+
+@testable import OrientdClient
+@testable import OrientdIO
+
+/// The Swift client library against the real daemon (the built binary replaying a still
+/// portrait recording, with its socket): what an app calls, what it sees when the daemon
+/// is missing, refuses, hangs, or restarts.
+@Suite("OrientdClient: ScreenOrientation against the daemon", .serialized, .timeLimit(.minutes(1)))
+struct ScreenOrientationClientTests {
+    typealias SlowDaemon = ControlChannelTests.SlowDaemon
+
+    /// Another client's view of the daemon's requests layer: each request's orientations.
+    func requests(on socket: String) throws -> [[String]] {
+        let status = try ControlClient(path: socket).request("status")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any])
+        let requests = try #require(object["requests"] as? [[String: Any]])
+        return requests.map { $0["requested"] as? [String] ?? [] }
+    }
+
+    @Test("orientation(), lock and unlock as an app calls them; the lock is the app's request, held by its connection")
+    func orientationLockUnlock() async throws {
+        let slow = try SlowDaemon()
+        let screen = try ScreenOrientation(socket: slow.socket)
+        #expect(try await screen.orientation() == ScreenOrientationResult(type: .portraitPrimary, angle: 0))
+        try await screen.lock(.landscape)
+        #expect(try await screen.orientation() == ScreenOrientationResult(type: .landscapePrimary, angle: 90))
+        #expect(try requests(on: slow.socket) == [["landscape-primary", "landscape-secondary"]])
+        try await screen.unlock()
+        #expect(try await screen.orientation() == ScreenOrientationResult(type: .portraitPrimary, angle: 0))
+        try await screen.lock(.landscapeSecondary)
+        #expect(try await screen.orientation() == ScreenOrientationResult(type: .landscapeSecondary, angle: 270))
+        // Closing ends the connection, and with it the app's lock, as an exit would.
+        screen.close()
+        let deadline = Date().addingTimeInterval(5)
+        while try !requests(on: slow.socket).isEmpty, Date() < deadline { usleep(20_000) }
+        #expect(try requests(on: slow.socket).isEmpty)
+        await #expect(throws: OrientdClientError.closed) { try await screen.orientation() }
+    }
+
+    @Test("changes() starts with where the screen is, then gives each change once; events() gives every event")
+    func changesAndEvents() async throws {
+        let slow = try SlowDaemon()
+        let screen = try ScreenOrientation(socket: slow.socket)
+        let changes = screen.changes()
+        let events = screen.events()
+        var iterator = changes.makeAsyncIterator()
+        #expect(try await iterator.next() == ScreenOrientationResult(type: .portraitPrimary, angle: 0))
+        try await screen.lock(.landscape)
+        #expect(try await iterator.next() == ScreenOrientationResult(type: .landscapePrimary, angle: 90))
+        try await screen.lock(.landscapePrimary)  // the same screen: no change to report
+        try await screen.unlock()
+        #expect(try await iterator.next() == ScreenOrientationResult(type: .portraitPrimary, angle: 0))
+        var names: [String] = []
+        for try await event in events {
+            names.append(event.event ?? "?")
+            if names.filter({ $0 == "request" }).count == 3 { break }
+        }
+        #expect(names.first == "orientation")
+        #expect(names.contains("request"))
+    }
+
+    @Test("the daemon's refusal is thrown with its reason; any command goes through send()")
+    func refused() async throws {
+        let slow = try SlowDaemon()
+        let screen = try ScreenOrientation(socket: slow.socket)
+        do {
+            _ = try await screen.send("lock sideways")
+            Issue.record("a bad lock was accepted")
+        } catch {
+            guard case .refused(let command, let message) = error else {
+                Issue.record("expected refused, got \(error)")
+                return
+            }
+            #expect(command == "lock")
+            #expect(message.contains("sideways"))
+        }
+        let status = try await screen.send("status")
+        #expect(status.isSuccess && status.text.contains(#""release":"#))
+    }
+
+    @Test("no daemon, a socket nobody may use, a daemon that never answers: each its own error")
+    func failures() async throws {
+        let missing = try ScreenOrientation(socket: "/tmp/orientd-test-no-such-daemon.sock")
+        await #expect(throws: OrientdClientError.noDaemon(socket: "/tmp/orientd-test-no-such-daemon.sock")) {
+            try await missing.orientation()
+        }
+        // Root may connect to any socket, so EACCES is not reachable here as it is for a
+        // user outside the socket's group: the mapping from the system's error is checked.
+        let denied = UnixSocket.Failure(description: "denied", code: .permissionDenied)
+        #expect(
+            OrientdClientError(connecting: "/run/orientd/control.sock", denied) == .permissionDenied(socket: "/run/orientd/control.sock"))
+        // A hung daemon: a listener that accepts (the kernel does, from its backlog) and
+        // never reads. The wait ends, and the connection with it.
+        let socket = temporarySocketPath()
+        let listener = try UnixListener(path: socket)
+        let hung = try ScreenOrientation(socket: socket, replyTimeout: 0.3)
+        let started = Date()
+        await #expect(throws: OrientdClientError.noReply(socket: socket, command: "orientation", seconds: 0.3)) {
+            try await hung.orientation()
+        }
+        #expect(Date().timeIntervalSince(started) < 3)
+        _ = listener
+    }
+
+    @Test("a restarted daemon is waited out: the lock is made again on it, and the changes go on")
+    func reconnects() async throws {
+        let first = try SlowDaemon()
+        let socket = first.socket
+        let screen = try ScreenOrientation(socket: socket)
+        let changes = screen.changes()
+        var iterator = changes.makeAsyncIterator()
+        #expect(try await iterator.next() == ScreenOrientationResult(type: .portraitPrimary, angle: 0))
+        try await screen.lock(.landscape)
+        #expect(try await iterator.next() == ScreenOrientationResult(type: .landscapePrimary, angle: 90))
+
+        first.daemon.signal(SIGTERM)
+        #expect(first.daemon.waitForExit() == 0)
+        await #expect(throws: OrientdClientError.noDaemon(socket: socket)) { try await screen.orientation() }
+
+        let scratch = try Scratch()
+        let recording = try scratch.write("still.csv", ControlChannelTests.portraitRecording())
+        let second = try DaemonProcess(["replay", "--speed", "0.05", "--socket", socket, "--no-commands", recording])
+        _ = try ControlClient.waitingFor(socket)
+        let deadline = Date().addingTimeInterval(10)
+        while try requests(on: socket).isEmpty, Date() < deadline { usleep(50_000) }
+        #expect(try requests(on: socket) == [["landscape-primary", "landscape-secondary"]])
+        #expect(try await screen.orientation() == ScreenOrientationResult(type: .landscapePrimary, angle: 90))
+        try await screen.unlock()
+        #expect(try await iterator.next() == ScreenOrientationResult(type: .portraitPrimary, angle: 0))
+        _ = second
+    }
+}
