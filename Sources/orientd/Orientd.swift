@@ -17,7 +17,7 @@ struct Orientd: ParsableCommand {
 
             Examples:
               orientd replay Recordings/turned-to-landscape-while-walking.csv
-              orientd replay --fast --lock portrait Recordings/lying-in-bed.csv | jq -r .screen
+              orientd replay --fast --lock portrait Recordings/lying-in-bed.csv
               orientd run --socket /tmp/orientd.sock --exec orientd-rotate-sway
               orientd ctl --socket /tmp/orientd.sock lock landscape
               orientd monitor | orientd-rotate-x11
@@ -33,6 +33,12 @@ struct Orientd: ParsableCommand {
     /// every other command line goes to the parser as it is.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        let commands = configuration.subcommands.map { $0._commandName } + ["help"]
+        if let unknown = UnknownCommand(arguments: arguments, commands: commands) {
+            Diagnostics().error(unknown.message)
+            Diagnostics().note("commands: \(commands.joined(separator: ", ")); 'orientd --help' says what each does")
+            Glibc.exit(ExitStatus.usage.rawValue)
+        }
         guard let invocation = RunInvocation(arguments: arguments) else {
             main(arguments)
             return

@@ -384,13 +384,23 @@ struct StateFaultTests {
         #expect(!seen.isEmpty, "some rounds got as far as saving")
     }
 
-    @Test("a full disk when saving: the lock still applies, the reply and stderr say it was not saved, the old file stays")
+    /// Whether a tmpfs can be mounted in a private mount namespace here: root is not
+    /// enough in a container that denies mount namespaces (a default Docker one).
+    static let canMountPrivately: Bool = {
+        guard access("/usr/bin/unshare", X_OK) == 0, getuid() == 0, let scratch = try? Scratch() else { return false }
+        let probe = try? OrientdProcess.runShell(
+            ["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=4k tmpfs '\(scratch.directory.path)'"])
+        return probe?.status == 0
+    }()
+
+    // Skipped, and named as skipped with its reason in swift test's report, where the
+    // namespace cannot be had.
+    @Test(
+        "a full disk when saving: the lock still applies, the reply and stderr say it was not saved, the old file stays",
+        .enabled(
+            if: canMountPrivately,
+            "SKIPPED: needs root and a private mount namespace (unshare -m) to mount a full tmpfs; this machine refuses them"))
     func fullDisk() throws {
-        guard access("/usr/bin/unshare", X_OK) == 0, getuid() == 0 else {
-            // Loud, as a skipped test must be: this needs root to mount a tiny tmpfs.
-            print("SKIPPED full-disk test: needs root and unshare(1) to mount a full tmpfs in a private namespace")
-            return
-        }
         let scratch = try Scratch()
         let recording = try scratch.write("still.csv", ControlChannelTests.portraitRecording(seconds: 1))
         let state = scratch.directory.appendingPathComponent("full").path

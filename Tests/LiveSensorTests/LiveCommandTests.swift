@@ -19,10 +19,28 @@ extension LiveSensorTests {
         #expect(text.stdout.contains("0.009582 m/s² per count (in_accel_scale)"))
         #expect(text.stdout.contains("read              polled"))
         let json = try OrientdProcess.run(["list", "--json"], timeout: 10)
+        #expect(json.status == 0)
         let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(array.map { $0["device"] as? String } == ["iio:device0", "iio:device1"])
         #expect(array.map { $0["chosen"] as? Bool } == [false, true])
         #expect(array.first?["location"] as? String == "base")
+    }
+
+    @Test("orientd list exits as run would: 69 with no accelerometer, or with only a base one, after printing what it found")
+    func listWithoutDisplaySensor() throws {
+        let bed = Testbed()
+        let none = try OrientdProcess.run(["list"], timeout: 10)
+        #expect(none.status == 69)
+        #expect(none.stdout.contains("No accelerometer found"))
+        let noneJSON = try OrientdProcess.run(["list", "--json"], timeout: 10)
+        #expect(noneJSON.status == 69)
+        #expect(noneJSON.stdout == "[]\n")
+        try bed.add(FakeAccelerometer.polled(number: 0, extraAttributes: ["label": "accel-base"]))
+        let baseOnly = try OrientdProcess.run(["list"], timeout: 10)
+        #expect(baseOnly.status == 69)
+        #expect(baseOnly.stdout.contains("iio:device0"))
+        #expect(baseOnly.stdout.contains("'run' would read none"))
+        #expect(try OrientdProcess.run(["run"], timeout: 10).status == 69)
     }
 
     @Test("orientd record writes a recording that replay reads back to the same pose")

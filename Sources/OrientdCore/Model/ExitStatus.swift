@@ -5,6 +5,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
     /// The work ran and its answer is no: a refused request, an evaluation below its truth.
     case failure = 1
+    /// EX_USAGE: a bad command line (what swift-argument-parser exits with too).
+    case usage = 64
     /// EX_DATAERR: a recording or scenario that is not one.
     case dataError = 65
     /// EX_NOINPUT: a file that cannot be opened or read.

@@ -5,6 +5,14 @@ import OrientdIO
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check a configuration file, or print the flags it stands for.",
+        discussion: """
+            The file (/etc/orientd.conf, or --config, or $ORIENTD_CONFIG) holds run's \
+            flags as 'key = value' lines; 'man orientd.conf' lists every key.
+
+            Examples:
+              orientd config check /etc/orientd.conf
+              orientd config show
+            """,
         subcommands: [Check.self, Show.self],
         defaultSubcommand: Check.self
     )

@@ -105,7 +105,7 @@ struct Monitor: ParsableCommand {
             Examples:
               orientd monitor
               orientd monitor | orientd-rotate-sway
-              orientd monitor --socket /tmp/orientd.sock | jq -r 'select(.event=="orientation") | .screen'
+              orientd monitor | jq -r 'select(.event=="orientation") | .screen'
             """
     )
 

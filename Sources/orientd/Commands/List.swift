@@ -13,7 +13,9 @@ struct List: ParsableCommand {
             sampling frequency, whether it is read buffered or polled, and one reading \
             after calibration and mount matrix. On a 2-in-1: the hinge angle the display \
             and base sensors give now, and the tablet-mode switches with their position. \
-            Nothing is changed on the devices.
+            Nothing is changed on the devices. Exit status 0 when 'run' would find a \
+            display accelerometer to read, 69 (as 'run' exits) when it would not, after \
+            printing what it found.
 
             Examples:
               orientd list
@@ -120,13 +122,13 @@ struct List: ParsableCommand {
             }
             out.append(contentsOf: Array("]\n".utf8))
             print(String(decoding: out, as: UTF8.self), terminator: "")
-            return
+            return try Self.exitUnlessRunReads(chosen)
         }
         printSwitches(switches)
         if found.isEmpty {
             print("No accelerometer found (looked in \(discovery.searchedPlaces)).")
             print("Without a sensor, replay a recording: orientd replay Recordings/picked-up-from-table.csv")
-            return
+            return try Self.exitUnlessRunReads(chosen)
         }
         for (info, f, error) in infos {
             let c = f.candidate
@@ -160,6 +162,13 @@ struct List: ParsableCommand {
         } else {
             print("* is the one 'orientd run' reads.")
         }
+        try Self.exitUnlessRunReads(chosen)
+    }
+
+    /// list's status answers "would run find a sensor?" as run's does: 69 when it would
+    /// not, so a script can ask `orientd list >/dev/null` before it starts run.
+    private static func exitUnlessRunReads(_ chosen: AccelerometerCandidate?) throws {
+        if chosen == nil { throw ExitCode(ExitStatus.unavailable) }
     }
 
     static func format(_ v: Double) -> String { JSONLineWriter.number(v, decimals: 2) }

@@ -22,7 +22,7 @@ struct Replay: ParsableCommand {
             Examples:
               orientd replay Recordings/picked-up-from-table.csv
               orientd replay --fast --lock landscape Recordings/lying-in-bed.csv
-              orientd replay --fast Recordings/riding-a-bus.csv | jq -r 'select(.event=="orientation") | .xrandr'
+              orientd replay --fast Recordings/riding-a-bus.csv | jq -r .xrandr
               gunzip -c bug-report.csv.gz | orientd replay -
             """
     )
@@ -43,7 +43,7 @@ struct Replay: ParsableCommand {
     @Flag(
         help: ArgumentHelp(
             "Stop at the first warning (exit status 65), for checking recordings.",
-            discussion: "Example: orientd replay --fast --strict mine.csv > /dev/null && echo clean"))
+            discussion: "Example: orientd replay --fast --strict mine.csv >/dev/null"))
     var strict = false
 
     @OptionGroup(title: "Screen orientation") var policy: PolicyOptions

@@ -51,7 +51,8 @@ struct ClassifierOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Dead band around each 45° diagonal, each side \(Self.default(\.rotationHysteresis)).",
-            discussion: "Example: --rotation-hysteresis 25 switches only 70° away from the old axis.", valueName: "degrees"))
+            discussion: "With 25 the screen turns only 70° away from the old axis. Example: --rotation-hysteresis 25", valueName: "degrees")
+    )
     var rotationHysteresis: Double?
     @Option(
         help: ArgumentHelp(

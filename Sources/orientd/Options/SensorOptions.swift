@@ -13,7 +13,7 @@ struct SensorOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Read the sensors of a libiio context instead of this machine's.",
-            discussion: "Example: --uri ip:192.168.1.20 reads a board running iiod. Any libiio URI works.",
+            discussion: "A board running iiod, or any libiio URI.\nExample: --uri ip:192.168.1.20",
             valueName: "uri"))
     var uri: String?
 
