@@ -83,7 +83,7 @@ public struct HookCommand: Hashable, Sendable, CustomStringConvertible {
         ParseError(
             message: """
                 '\(text)': '\(character)' is shell syntax, and hooks run without a shell; \
-                use --exec 'sh -c "…"' and read the event from $ORIENTD_SCREEN, $ORIENTD_XRANDR and the \
+                use --exec "sh -c '…'" (the program's words in single quotes) and read the event from $ORIENTD_SCREEN, $ORIENTD_XRANDR and the \
                 other ORIENTD_* variables (README, "Hooks")
                 """)
     }
