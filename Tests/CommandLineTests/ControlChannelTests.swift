@@ -30,9 +30,9 @@ struct ControlChannelTests {
         var daemon: DaemonProcess
         var client: ControlClient
 
-        init(speed: String = "0.05", extra: [String] = ["--no-commands"]) throws {
+        init(speed: String = "0.05", seconds: Int = 4, extra: [String] = ["--no-commands"]) throws {
             scratch = try Scratch()
-            recording = try scratch.write("still.csv", ControlChannelTests.portraitRecording())
+            recording = try scratch.write("still.csv", ControlChannelTests.portraitRecording(seconds: seconds))
             socket = temporarySocketPath()
             daemon = try DaemonProcess(["replay", "--speed", speed, "--socket", socket] + extra + [recording])
             client = try ControlClient.waitingFor(socket)

@@ -8,9 +8,26 @@ import Testing
 /// The Swift client library against the real daemon (the built binary replaying a still
 /// portrait recording, with its socket): what an app calls, what it sees when the daemon
 /// is missing, refuses, hangs, or restarts.
-@Suite("OrientdClient: ScreenOrientation against the daemon", .serialized, .timeLimit(.minutes(1)))
+// No time limit: these tests await continuations that the client's own thread resumes,
+// and in the full suite on two cores the tests that block their threads (the booted
+// systemd, the live sensors) can hold every thread of the pool for minutes, so a limit
+// would measure the other tests. The daemons replay slowly enough to outlast that.
+@Suite("OrientdClient: ScreenOrientation against the daemon", .serialized)
 struct ScreenOrientationClientTests {
     typealias SlowDaemon = ControlChannelTests.SlowDaemon
+    static let speed = "0.05"
+
+    /// A daemon whose 20 s of portrait last 400 s, once it has a pose (its first event).
+    func settledDaemon() throws -> SlowDaemon {
+        let slow = try SlowDaemon(speed: Self.speed, seconds: 20)
+        #expect(try slow.client.request("monitor").contains(#""ok":true"#))
+        var started = false
+        while !started, let line = try slow.client.readLine(timeout: 10) {
+            started = String(decoding: line, as: UTF8.self).contains(#""cause":"start""#)
+        }
+        #expect(started, "the daemon reported its first pose")
+        return slow
+    }
 
     /// Another client's view of the daemon's requests layer: each request's orientations.
     func requests(on socket: String) throws -> [[String]] {
@@ -22,7 +39,7 @@ struct ScreenOrientationClientTests {
 
     @Test("orientation(), lock and unlock as an app calls them; the lock is the app's request, held by its connection")
     func orientationLockUnlock() async throws {
-        let slow = try SlowDaemon()
+        let slow = try settledDaemon()
         let screen = try ScreenOrientation(socket: slow.socket)
         #expect(try await screen.orientation() == ScreenOrientationResult(type: .portraitPrimary, angle: 0))
         try await screen.lock(.landscape)
@@ -42,7 +59,7 @@ struct ScreenOrientationClientTests {
 
     @Test("changes() starts with where the screen is, then gives each change once; events() gives every event")
     func changesAndEvents() async throws {
-        let slow = try SlowDaemon()
+        let slow = try settledDaemon()
         let screen = try ScreenOrientation(socket: slow.socket)
         let changes = screen.changes()
         let events = screen.events()
@@ -64,7 +81,7 @@ struct ScreenOrientationClientTests {
 
     @Test("the daemon's refusal is thrown with its reason; any command goes through send()")
     func refused() async throws {
-        let slow = try SlowDaemon()
+        let slow = try settledDaemon()
         let screen = try ScreenOrientation(socket: slow.socket)
         do {
             _ = try await screen.send("lock sideways")
@@ -107,7 +124,7 @@ struct ScreenOrientationClientTests {
 
     @Test("a restarted daemon is waited out: the lock is made again on it, and the changes go on")
     func reconnects() async throws {
-        let first = try SlowDaemon()
+        let first = try settledDaemon()
         let socket = first.socket
         let screen = try ScreenOrientation(socket: socket)
         let changes = screen.changes()
@@ -121,8 +138,8 @@ struct ScreenOrientationClientTests {
         await #expect(throws: OrientdClientError.noDaemon(socket: socket)) { try await screen.orientation() }
 
         let scratch = try Scratch()
-        let recording = try scratch.write("still.csv", ControlChannelTests.portraitRecording())
-        let second = try DaemonProcess(["replay", "--speed", "0.05", "--socket", socket, "--no-commands", recording])
+        let recording = try scratch.write("still.csv", ControlChannelTests.portraitRecording(seconds: 20))
+        let second = try DaemonProcess(["replay", "--speed", Self.speed, "--socket", socket, "--no-commands", recording])
         _ = try ControlClient.waitingFor(socket)
         let deadline = Date().addingTimeInterval(10)
         while try requests(on: socket).isEmpty, Date() < deadline { usleep(50_000) }
