@@ -99,11 +99,10 @@ final class ControlSession: Sendable {
                     s.subscribers[id] = nil
                     return .permissionDenied(socket: socket)
                 }
-            } else if !s.monitoring {
-                _ = send("monitor", in: &s)
-                s.monitoring = true
-            } else if let last = s.lastOrientation {
+            } else if s.monitoring, let last = s.lastOrientation {
                 subscriber.yield(last)
+            } else {
+                _ = subscribeConnection(&s)
             }
             startReader(&s)
             return nil
@@ -139,11 +138,15 @@ final class ControlSession: Sendable {
         s.retryDelay = Self.firstRetry
         startReader(&s)
         if let held = s.held, let failure = send("request \(held)", onSuccess: .hold(held), in: &s) { return failure }
-        if !s.subscribers.isEmpty {
-            if let failure = send("monitor", in: &s) { return failure }
-            s.monitoring = true
-        }
-        return nil
+        return s.subscribers.isEmpty ? nil : subscribeConnection(&s)
+    }
+
+    /// Sends `monitor` unless this connection has: the daemon then sends the current
+    /// orientation, and every event after it.
+    private func subscribeConnection(_ s: inout State) -> OrientdClientError? {
+        guard !s.monitoring else { return nil }
+        s.monitoring = true
+        return send("monitor", in: &s)
     }
 
     private func send(_ command: String, onSuccess: HeldChange = .keep, answer: Answer? = nil, in s: inout State)

@@ -8,11 +8,9 @@ public enum UnixSocket {
     /// Why a socket could not be set up, in words that say what to do.
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
         public var description: String
-        /// The system's error, when a system call failed.
+        /// The system's error, when a system call failed (OrientdClientError reads what
+        /// a failed connect means from it).
         public var code: Errno?
-
-        /// ENOENT or ECONNREFUSED on connect: nobody is listening.
-        public var nobodyListening: Bool { code == .noSuchFileOrDirectory || code == .connectionRefused }
     }
 
     static func address(_ path: String) throws(Failure) -> sockaddr_un {

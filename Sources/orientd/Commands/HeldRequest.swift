@@ -70,12 +70,8 @@ struct HeldRequest {
         }
     }
 
-    /// Reads what the daemon sent; true when it closed the connection.
+    /// Reads what the daemon sent; true when it closed the connection (or it failed).
     private func daemonLeft() -> Bool {
-        do {
-            return try client.readLine(timeout: 0) == nil
-        } catch {
-            return error != .timedOut
-        }
+        (try? client.availableLines()) == nil
     }
 }

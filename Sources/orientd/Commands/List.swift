@@ -42,7 +42,8 @@ struct List: ParsableCommand {
             diagnostics.error("cannot list accelerometers: \(error)")
             throw ExitCode(ExitStatus.unavailable)
         }
-        let chosen = try? SensorChoice.choose(from: found.map(\.candidate), requested: sensor.device).get()
+        let choice = SensorChoice.choose(from: found.map(\.candidate), requested: sensor.device)
+        let chosen = try? choice.get()
         let base = SensorChoice.chooseBase(from: found.map(\.candidate), candidate: { $0 })
         var infos: [(AccelerometerInfo?, AccelerometerDiscovery.Found, String?)] = []
         var readings: [String: Vector3] = [:]
@@ -157,7 +158,7 @@ struct List: ParsableCommand {
             for issue in info.issues { print("    warning           \(issue)") }
         }
         if hinge.hasBase { print("Hinge angle: \(hinge.description)") }
-        if chosen == nil, case .failure(let why) = SensorChoice.choose(from: found.map(\.candidate), requested: sensor.device) {
+        if case .failure(let why) = choice {
             print("'run' would read none: \(why)")
         } else {
             print("* is the one 'orientd run' reads.")
