@@ -79,13 +79,18 @@ public struct AccelerometerDiscovery {
             && (found.udev?.hasBufferedAccelerometer ?? true)
         let available = attribute("sampling_frequency_available") ?? attribute("in_accel_sampling_frequency_available")
         var frequency = AttributeValue.number(attribute("sampling_frequency") ?? attribute("in_accel_sampling_frequency"))
-        if configure, let chosen = SamplingFrequency.choose(available: available, wanted: rate) {
-            let name = device.attributeNames.contains("sampling_frequency") ? "sampling_frequency" : "in_accel_sampling_frequency"
+        let frequencyName = device.attributeNames.contains("sampling_frequency") ? "sampling_frequency" : "in_accel_sampling_frequency"
+        let settable = frequency != .missing
+        if configure, let chosen = SamplingFrequency.choose(available: available, wanted: rate, settable: settable) {
             do {
-                try device.writeAttribute(name, Self.format(chosen))
+                try device.writeAttribute(frequencyName, Self.format(chosen))
                 frequency = .value(chosen)
+                // A driver without a list rounds the rate to its own steps: the rate in
+                // force is what it reads back.
+                if available == nil, case .value(let read) = AttributeValue.number(attribute(frequencyName)) { frequency = .value(read) }
             } catch {
-                issues.append(AttributeIssue(device: device.id, attribute: name, message: "cannot set \(chosen) Hz: \(error.message)"))
+                issues.append(
+                    AttributeIssue(device: device.id, attribute: frequencyName, message: "cannot set \(chosen) Hz: \(error.message)"))
             }
         }
         let info = AccelerometerInfo(

@@ -135,6 +135,9 @@ struct SamplingFrequencyTests {
         #expect(SamplingFrequency.choose(available: "10 20\0", wanted: 100) == 20)
         #expect(SamplingFrequency.choose(available: "garbage\n", wanted: 50) == nil)
         #expect(SamplingFrequency.choose(available: nil, wanted: 50) == nil)
+        // A HID sensor hub has a frequency and no list: it takes the rate wanted.
+        #expect(SamplingFrequency.choose(available: nil, wanted: 50, settable: true) == 50)
+        #expect(SamplingFrequency.choose(available: "10 20", wanted: 50, settable: true) == 20)
     }
 
     @Test("refills at most 25 times a second")

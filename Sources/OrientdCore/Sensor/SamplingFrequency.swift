@@ -3,8 +3,13 @@
 /// the rate wanted, else the highest. Slower parts save power; faster ones than needed
 /// only wake the CPU more.
 public enum SamplingFrequency {
-    public static func choose(available text: String?, wanted: Double) -> Double? {
-        guard let text else { return nil }
+    ///
+    /// A device with a sampling frequency but no list takes any rate: a HID sensor hub's
+    /// accelerometer (Intel ISH, AMD SFH: most x86 tablets and 2-in-1s) turns it into a
+    /// report interval in milliseconds, and left alone reports at whatever the hub last
+    /// had (10 Hz from Linux 6.1's driver on a real kernel here). It gets the rate wanted.
+    public static func choose(available text: String?, wanted: Double, settable: Bool = false) -> Double? {
+        guard let text else { return settable ? wanted : nil }
         let values = text.trimmingSysfs.split { $0 == " " || $0 == "\t" || $0 == "\n" }
             .compactMap { Double($0) }.filter { $0 > 0 && $0.isFinite }.sorted()
         guard !values.isEmpty else { return nil }
