@@ -36,6 +36,7 @@ public final class Daemon {
     private var sourceStatus = "starting"
     private let started = Pacer.monotonicNow()
     private var sourceName = ""
+    private var sourceClockOrigin: Double?
     /// Set once; the loop ends when it is.
     private var ending: Ending?
     /// Tells the running source that a reload changed the policy.
@@ -89,6 +90,7 @@ public final class Daemon {
     /// returns the exit status.
     public func run(source: some SampleSource) -> ExitStatus {
         sourceName = source.name
+        sourceClockOrigin = source.clockOrigin
         sourcePolicyChanged = { [shared] in source.policyChanged(in: shared) }
         if let interval = notifier.watchdogInterval {
             notifier.watchdog()
@@ -291,6 +293,7 @@ public final class Daemon {
                 json.add("socket", listener?.path)
                 json.add("state", configuration.stateFile?.path)
                 json.add("uptime", Pacer.monotonicNow() - started, decimals: 3)
+                if let origin = sourceClockOrigin { json.add("origin", origin) } else { json.addNull("origin") }
                 json.add("release", OrientdRelease.version)
                 json.add("version", OrientationEvent.schemaVersion)
             }

@@ -137,8 +137,13 @@ public protocol SampleSource: Sendable {
     /// The service's policy changed (a reload): a source that reads more or less with it
     /// (the base accelerometer, read only with `rotate-in tablet`) adjusts.
     func policyChanged(in service: SharedService)
+    /// The CLOCK_MONOTONIC reading, in seconds, at which the stream's `time` is 0, for a
+    /// source on the system's clock (a live sensor); nil for a recording, whose time is
+    /// its own. `status` shows it, so a client can place events on the system's clock.
+    var clockOrigin: Double? { get }
 }
 
 extension SampleSource {
     public func policyChanged(in service: SharedService) {}
+    public var clockOrigin: Double? { nil }
 }

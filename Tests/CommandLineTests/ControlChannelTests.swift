@@ -56,6 +56,7 @@ struct ControlChannelTests {
         #expect((replies[3]["error"] as? String)?.hasPrefix("unknown command 'rotate'") == true)
         #expect(replies[1]["type"] as? String == "landscape-primary")
         #expect(replies[4]["locked"] as? Bool == true)
+        #expect(replies[4]["origin"] is NSNull, "a recording's time is its own, on no system clock")
         let orientation = events.filter { $0["event"] as? String == "orientation" }
         // The commands were read as the replay began, so its first event already shows
         // the lock, and the screen never leaves landscape.

@@ -97,7 +97,14 @@ extension LiveSensorTests {
         #expect(end.fds == start.fds, "descriptors: \(start.fds) after 10 cycles, \(end.fds) after 100")
         #expect(end.threads == start.threads, "threads: \(start.threads) → \(end.threads)")
         #expect(end.rss - start.rss < 1024, "resident: \(start.rss) KiB → \(end.rss) KiB")
-        #expect(try client.request("status").contains(#""subscribers":1"#), "the subscriber stayed through it all")
+        let status = try client.request("status")
+        #expect(status.contains(#""subscribers":1"#), "the subscriber stayed through it all")
+        // A live sensor's `time` counts from a moment on CLOCK_MONOTONIC, which status gives.
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let reply = try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any]
+        let origin = try #require(reply?["origin"] as? Double, "status has the clock origin: \(status)")
+        #expect(origin > 0 && origin < Double(now.tv_sec) + 1, "origin \(origin) is a past CLOCK_MONOTONIC reading")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }

@@ -29,6 +29,8 @@ public struct SensorSource: SampleSource {
 
     public var name: String { reader.configuration.device ?? "the display accelerometer" }
 
+    public var clockOrigin: Double? { reader.configuration.origin }
+
     public func start(into service: SharedService) {
         convertible.start(into: service)
         reader.start(
