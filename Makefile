@@ -29,7 +29,7 @@ MAN_BUILD = .build-package/man
 DEB_DIR = .build-package/deb
 
 .PHONY: all demo test build release benchmark benchmark-live benchmark-subscribers fuzz recordings dependencies clean help \
-	package install uninstall check-systemd soak format man deb check-deb
+	package install uninstall check-systemd soak format man deb check-deb vm-tools
 
 all: build
 
@@ -144,6 +144,11 @@ check-systemd: release
 	scripts/check-systemd
 
 # The version comes from the packaged binary (scripts/build-deb writes debian/changelog).
+# The guest's test tool for scripts/vm (not shipped): static, as the package's binary, so
+# it runs in the guest with nothing but glibc, and built beside it in .build-package.
+vm-tools: dependencies
+	@$(SWIFT) build $(PACKAGE_FLAGS) --product virtual-sensor >&2
+
 deb: package
 	@scripts/install-dependencies --deb
 	scripts/build-deb $$($(SWIFT) build $(PACKAGE_FLAGS) --show-bin-path)/orientd $(DEB_DIR)

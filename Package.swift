@@ -90,6 +90,21 @@ let package = Package(
             dependencies: [
                 "orientd", "OrientdCore", "OrientdLinux", "OrientdDaemon", "OrientdClient", "CUmockdev", "OrientdTestSupport",
             ]),
+        // orientd on a real kernel under qemu (scripts/vm): the virtual sensor below,
+        // played into the daemon installed from the .deb.
+        .testTarget(name: "RealKernelTests", dependencies: ["orientd", "OrientdCore", "OrientdTestSupport"]),
+        // Test tooling for the real-kernel guest (scripts/vm): a HID sensor hub over
+        // /dev/uhid that the kernel's own drivers make an IIO accelerometer of, and a
+        // uinput tablet-mode switch, playing orientd recordings. Not shipped.
+        .systemLibrary(name: "CVirtualDevices", path: "Tests/CVirtualDevices"),
+        .executableTarget(
+            name: "virtual-sensor",
+            dependencies: [
+                "OrientdCore", "OrientdIO", "OrientdClient", "CVirtualDevices",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Tests/VirtualSensor"),
     ],
     swiftLanguageModes: [.v6]
 )

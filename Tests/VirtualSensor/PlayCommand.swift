@@ -1,0 +1,203 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import OrientdClient
+import OrientdCore
+import OrientdIO
+
+extension VirtualSensorCommand {
+    /// `scripts/vm play`'s guest side: one recording through the kernel's drivers into the
+    /// installed daemon, and the daemon's events on the recording's clock.
+    struct Play: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Play a recording into the installed orientd and print its events as 'orientd replay' would.",
+            discussion: """
+                Plugs the accelerometer (udev starts orientd for it, as on a tablet), \
+                subscribes to the daemon's socket, and starts the recording at the daemon's \
+                first read (polled) or when the driver switches reporting on (buffered). \
+                After the last sample the sensor is unplugged and, after --settle seconds, \
+                the orientation events are printed with 'time' on the recording's clock: \
+                the moment the first sample is sent is the recording's first timestamp. \
+                The devices' log goes to standard error.
+                """)
+
+        @Argument(help: "An orientd recording.")
+        var recording: String
+
+        @Flag(help: "Check that the daemon reads the sensor this way (its --poll makes it poll).")
+        var readPath: ReadPath?
+
+        @Option(help: "The daemon's control socket.")
+        var socket = ControlSocket.systemPath
+
+        @Option(help: "Seconds to wait for the daemon to answer once the sensor is plugged.")
+        var attachTimeout = 30.0
+
+        @Option(help: "Seconds to collect events after the recording ends.")
+        var settle = 1.0
+
+        func run() throws {
+            let playback = try Playback(path: recording, loops: false, warn: printError)
+            let sensor = VirtualAccelerometer(location: .display, playback: playback, start: .onDemand, log: printError)
+            sensor.armed = false
+            let hardware = VirtualHardware(log: printError)
+            hardware.display = sensor
+            var session = Session(socket: socket)
+            let plugged = Pacer.monotonicNow()
+            try sensor.plug()
+            defer { hardware.unplugAll() }
+            var finishedAt: Double?
+            var failure: String?
+            try hardware.run { now in
+                do {
+                    try session.advance(now: now)
+                } catch {
+                    failure = "\(error)"
+                    return true
+                }
+                if !sensor.armed, session.origin != nil {
+                    sensor.armIfDemanded()
+                }
+                if session.origin == nil && now - plugged > attachTimeout {
+                    failure = session.whyNotReady(after: attachTimeout)
+                    return true
+                }
+                if let end = finishedAt { return now >= end + settle }
+                if sensor.hasFinished(at: now) {
+                    sensor.unplug()
+                    finishedAt = now
+                }
+                return false
+            }
+            if let failure { throw VirtualDeviceError(failure) }
+            guard let origin = session.origin, let started = sensor.playback.start else {
+                throw VirtualDeviceError("the daemon never read the sensor: no sample was asked for")
+            }
+            // Which way the daemon read, as the device saw it: a polled read of
+            // in_accel_*_raw is a get-report of the input report, three a sample. The
+            // driver switches reporting on for those too, so input reports flow either
+            // way; only polling asks for more reports than the hub sends.
+            let found = sensor.readsAnswered > sensor.reportsSent ? ReadPath.poll : ReadPath.buffered
+            printError(
+                #"{"event":"read","reads":\#(sensor.readsAnswered),"reports":\#(sensor.reportsSent),"path":"\#(found.rawValue)"}"#)
+            if let readPath, found != readPath {
+                throw VirtualDeviceError("the daemon read the sensor \(found.rawValue), not \(readPath.rawValue)")
+            }
+            // Live times count from the daemon's clock origin; the recording's from its
+            // first sample, which was sent at `started`.
+            let shift = origin - started + playback.firstTime
+            let orientations = session.events.filter { $0.event == "orientation" }
+            let firstEvent = orientations.first?.time.map { JSONLineWriter.number(origin + $0) } ?? "null"
+            printError(
+                #"{"event":"summary","plugged":\#(JSONLineWriter.number(plugged)),"answered":\#(session.connectedAt.map { JSONLineWriter.number($0) } ?? "null"),"started":\#(JSONLineWriter.number(started)),"origin":\#(JSONLineWriter.number(origin)),"firstEvent":\#(firstEvent),"events":\#(session.events.count)}"#
+            )
+            for line in orientations {
+                printOutput(line.retimed(by: shift))
+            }
+        }
+    }
+
+    enum ReadPath: String, EnumerableFlag {
+        case poll = "polled"
+        case buffered
+
+        static func name(for value: ReadPath) -> NameSpecification {
+            value == .poll ? .customLong("poll") : .customLong("buffered")
+        }
+    }
+}
+
+/// The play's side of the daemon's socket: connect once it answers, subscribe, learn the
+/// clock origin from `status`, and keep every event.
+struct Session {
+    let socket: String
+    private var client: ControlClient?
+    private var lastAttempt = -Double.infinity
+    private var lastError: String?
+    private(set) var origin: Double?
+    /// When the daemon first answered on the socket (CLOCK_MONOTONIC).
+    private(set) var connectedAt: Double?
+    private(set) var events: [EventLine] = []
+
+    init(socket: String) { self.socket = socket }
+
+    mutating func advance(now: Double) throws(VirtualDeviceError) {
+        guard let client else {
+            guard now - lastAttempt >= 0.02 else { return }
+            lastAttempt = now
+            do {
+                let client = try ControlClient(path: socket)
+                try client.send("monitor")
+                try client.send("status")
+                self.client = client
+                connectedAt = Pacer.monotonicNow()
+            } catch {
+                lastError = "\(error)"
+            }
+            return
+        }
+        let lines: [[UInt8]]?
+        do { lines = try client.availableLines() } catch { throw VirtualDeviceError("reading \(socket): \(error)") }
+        guard let lines else {
+            throw VirtualDeviceError("the daemon closed \(socket) during the play (did it crash? journalctl -u orientd)")
+        }
+        for bytes in lines {
+            guard let line = EventLine(bytes) else { continue }
+            if line.reply == "status" {
+                guard let origin = line.origin else {
+                    throw VirtualDeviceError("the daemon's status has no clock origin: is it reading a live sensor? \(line.text)")
+                }
+                self.origin = origin
+            } else if line.event != nil {
+                events.append(line)
+            }
+        }
+    }
+
+    func whyNotReady(after seconds: Double) -> String {
+        if client == nil {
+            return "no daemon answered on \(socket) within \(seconds) s of plugging the sensor (\(lastError ?? "")); "
+                + "did udev start orientd? systemctl status orientd; journalctl -u orientd"
+        }
+        return "the daemon answered on \(socket) but its status never came within \(seconds) s"
+    }
+}
+
+/// One line from the daemon, with the fields play looks at.
+struct EventLine {
+    let text: String
+    let event: String?
+    let reply: String?
+    let origin: Double?
+    let time: Double?
+
+    private struct Fields: Decodable {
+        var event: String?
+        var reply: String?
+        var origin: Double?
+        var time: Double?
+    }
+
+    init?(_ bytes: [UInt8]) {
+        let body = bytes.last == UInt8(ascii: "\n") ? Array(bytes.dropLast()) : bytes
+        guard let fields = try? JSONDecoder().decode(Fields.self, from: Data(body)) else { return nil }
+        text = String(decoding: body, as: UTF8.self)
+        event = fields.event
+        reply = fields.reply
+        origin = fields.origin
+        time = fields.time
+    }
+
+    /// The line with its `time` moved by `shift` seconds, written as orientd writes
+    /// times; everything else stays as the daemon wrote it, byte for byte.
+    func retimed(by shift: Double) -> String {
+        let bytes = Array(text.utf8)
+        let key = Array(#""time":"#.utf8)
+        guard let at = bytes.indices.first(where: { bytes[$0...].starts(with: key) }) else { return text }
+        let start = at + key.count
+        let end = bytes[start...].firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}") } ?? bytes.endIndex
+        guard let time = Double(String(decoding: bytes[start..<end], as: UTF8.self)) else { return text }
+        return String(decoding: bytes[..<start], as: UTF8.self) + JSONLineWriter.number(time + shift)
+            + String(decoding: bytes[end...], as: UTF8.self)
+    }
+}

@@ -1,0 +1,179 @@
+import OrientdCore
+import OrientdIO
+
+/// A HID sensor hub with one 3D accelerometer, playing a recording: what a tablet's
+/// Integrated Sensor Hub looks like to Linux. The kernel's hid-sensor-hub and
+/// hid-sensor-accel-3d drivers make a real IIO device of it; this answers their requests
+/// and sends input reports as the recording goes.
+///
+/// It plays as hardware does: a polled read (a get-report of the input report) gets the
+/// newest sample due; once the driver has switched reporting on (a buffer is enabled),
+/// each sample is sent as an input report when it is due, no faster than the report
+/// interval the driver set (`in_accel_sampling_frequency`).
+final class VirtualAccelerometer {
+    /// When the recording's first sample is sent.
+    enum Start {
+        /// When the device is plugged.
+        case atPlug
+        /// When a driver first asks for data (a read, or reporting switched on) and the
+        /// owner has armed it: so a reader that is not yet listening misses nothing, and
+        /// the moment is known exactly.
+        case onDemand
+    }
+
+    enum Location: String {
+        case display, base
+    }
+
+    let location: Location
+    private(set) var playback: Playback
+    private let startPolicy: Start
+    /// Set by the owner in `.onDemand`: playing may begin at the next demand.
+    var armed = true
+    private(set) var device: UHIDDevice?
+    private(set) var properties = SensorHubReports.Properties()
+    /// Get-report requests for the input report that came before playing began: answered
+    /// when it begins, as a sensor answers its first conversion.
+    private var heldReads: [UInt32] = []
+    private var lastSent: (round: Int, index: Int, at: Double)?
+    /// Polled reads answered and input reports sent, since the start.
+    private(set) var readsAnswered = 0
+    private(set) var reportsSent = 0
+    private let log: (String) -> Void
+
+    init(location: Location, playback: Playback, start: Start, log: @escaping (String) -> Void) {
+        self.location = location
+        self.playback = playback
+        self.startPolicy = start
+        self.log = log
+    }
+
+    var isPlugged: Bool { device != nil }
+    var hasStarted: Bool { playback.hasStarted }
+
+    /// Makes the HID device; the kernel binds its drivers to it.
+    func plug() throws(VirtualDeviceError) {
+        guard device == nil else { return }
+        device = try UHIDDevice(
+            name: "orientd virtual sensor hub (\(location.rawValue))", reportDescriptor: SensorHubReports.descriptor,
+            bus: SensorHubReports.bus, vendor: SensorHubReports.vendor,
+            product: location == .display ? SensorHubReports.displayProduct : SensorHubReports.baseProduct)
+        properties = SensorHubReports.Properties()
+        heldReads = []
+        log(#"{"event":"plugged","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#)
+        if startPolicy == .atPlug && !playback.hasStarted { begin(at: Pacer.monotonicNow()) }
+    }
+
+    func unplug() {
+        guard let device else { return }
+        device.destroy()
+        self.device = nil
+        log(#"{"event":"unplugged","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#)
+    }
+
+    private var streaming: Bool { properties.powerOn && properties.reportingOn }
+
+    /// Answers every request waiting on the device.
+    func serveRequests() throws(VirtualDeviceError) {
+        guard let device else { return }
+        while let request = try device.nextRequest() {
+            switch request {
+            case .getReport(let id, let number, let type):
+                if type == UHIDDevice.ReportType.feature.rawValue && number == SensorHubReports.featureID {
+                    try device.replyToGet(id: id, report: SensorHubReports.feature(properties))
+                } else if type == UHIDDevice.ReportType.input.rawValue && number == SensorHubReports.inputID {
+                    demand()
+                    if playback.hasStarted {
+                        try device.replyToGet(id: id, report: SensorHubReports.input(playback.current(at: Pacer.monotonicNow()).sample))
+                        readsAnswered += 1
+                    } else {
+                        heldReads.append(id)
+                    }
+                } else {
+                    log(#"{"event":"refused","device":"\#(location.rawValue)","report":\#(number),"type":\#(type)}"#)
+                    try device.replyToGet(id: id, report: nil)
+                }
+            case .setReport(let id, let number, let type, let data):
+                let isFeature = type == UHIDDevice.ReportType.feature.rawValue && number == SensorHubReports.featureID
+                let changed = isFeature ? SensorHubReports.parseFeature(data, over: properties) : nil
+                try device.replyToSet(id: id, accepted: changed != nil)
+                guard let changed else {
+                    log(#"{"event":"refused","device":"\#(location.rawValue)","report":\#(number),"type":\#(type)}"#)
+                    continue
+                }
+                if changed.reportInterval != properties.reportInterval {
+                    log(
+                        #"{"event":"interval","device":"\#(location.rawValue)","milliseconds":\#(changed.reportInterval),"time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#
+                    )
+                }
+                if changed.powerOn != properties.powerOn || changed.reportingOn != properties.reportingOn {
+                    log(
+                        #"{"event":"power","device":"\#(location.rawValue)","power":\#(changed.powerOn),"reporting":\#(changed.reportingOn),"time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#
+                    )
+                }
+                properties = changed
+                if streaming { demand() }
+            case .lifecycle, .other:
+                break
+            }
+        }
+    }
+
+    /// A driver wants data: playing begins now if the owner allows.
+    private func demand() {
+        guard !playback.hasStarted, startPolicy == .onDemand, armed else { return }
+        begin(at: Pacer.monotonicNow())
+    }
+
+    /// Begins playing if a driver asked while the owner had not armed it yet.
+    func armIfDemanded() {
+        armed = true
+        if !playback.hasStarted && (!heldReads.isEmpty || streaming) { begin(at: Pacer.monotonicNow()) }
+    }
+
+    private func begin(at now: Double) {
+        playback.begin(at: now)
+        lastSent = nil
+        log(#"{"event":"started","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(now, decimals: 6))}"#)
+        if let device {
+            let first = SensorHubReports.input(playback.samples[0])
+            for id in heldReads { try? device.replyToGet(id: id, report: first) }
+            readsAnswered += heldReads.count
+        }
+        heldReads = []
+    }
+
+    /// Sends what is due at `now` and returns when something is next due (nil: nothing
+    /// until a request comes).
+    func tick(now: Double) throws(VirtualDeviceError) -> Double? {
+        guard playback.hasStarted else { return nil }
+        if playback.hasEnded(at: now) {
+            guard playback.loops else { return nil }
+            playback.rewind(at: now)
+            lastSent = nil
+        }
+        guard let device, streaming else { return playback.due(playback.current(at: now).index + 1) }
+        let (index, sample) = playback.current(at: now)
+        let interval = Double(properties.reportInterval) / 1000
+        let isNew = lastSent.map { $0.round != playback.round || $0.index != index } ?? true
+        // A report interval longer than the recording's spacing (with a millisecond of
+        // slack for the pacing's jitter) means the driver asked for a slower rate: send
+        // no more often than that, the newest sample each time, as a sensor at a lower
+        // output data rate would.
+        let slowEnough = lastSent.map { now - $0.at >= interval - 0.001 } ?? true
+        if isNew && slowEnough {
+            try device.sendInput(SensorHubReports.input(sample))
+            lastSent = (playback.round, index, now)
+            reportsSent += 1
+        }
+        var next = playback.due(index + 1) ?? (playback.loops ? now + playback.spacing : nil)
+        if let last = lastSent, interval > playback.spacing + 0.001, let n = next { next = max(n, last.at + interval) }
+        return next
+    }
+
+    /// The end of the recording (once its last sample's lifetime has passed), for owners
+    /// that stop there.
+    func hasFinished(at now: Double) -> Bool {
+        !playback.loops && playback.hasEnded(at: now)
+    }
+}

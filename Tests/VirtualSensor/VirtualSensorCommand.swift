@@ -1,0 +1,94 @@
+import ArgumentParser
+import Glibc
+import OrientdIO
+
+/// Test tooling that runs inside the real-kernel guest (scripts/vm): it makes the devices
+/// a tablet has through the kernel's own interfaces, so that the kernel's unmodified
+/// drivers, udev and the installed orientd meet them as they would meet hardware.
+@main
+struct VirtualSensorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "virtual-sensor",
+        abstract: "Make a HID sensor hub accelerometer (/dev/uhid) and a tablet-mode switch (/dev/uinput) that play orientd recordings.",
+        discussion: """
+            Runs in a guest with a real kernel (scripts/vm): the kernel's hid-sensor-hub and \
+            hid-sensor-accel-3d drivers make a real IIO device of the hub, and udev starts \
+            orientd for it as on a tablet.
+            """,
+        subcommands: [Devices.self, Play.self])
+}
+
+/// Diagnostics and the devices' own log lines go to standard error, never standard output.
+func printError(_ line: String) {
+    var text = line
+    if !text.hasSuffix("\n") { text += "\n" }
+    _ = text.withCString { Glibc.write(2, $0, strlen($0)) }
+}
+
+func printOutput(_ line: String) {
+    var text = line
+    if !text.hasSuffix("\n") { text += "\n" }
+    _ = text.withCString { Glibc.write(1, $0, strlen($0)) }
+}
+
+extension VirtualSensorCommand {
+    struct Devices: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Plug the devices and play until told to quit.",
+            discussion: """
+                Each device's log is one JSON object a line on standard output (plugged, \
+                unplugged, started, the report interval and power state the driver set). \
+                With --control FIFO, lines written to FIFO drive it: 'unplug [display|base|switch]', \
+                'plug [...]', 'tablet', 'laptop', 'quit'.
+
+                Example:
+                  virtual-sensor devices --display picked-up.csv --loop --control /run/vs.ctl &
+                  echo unplug > /run/vs.ctl; echo plug > /run/vs.ctl
+                """)
+
+        @Option(help: "The display accelerometer's recording.")
+        var display: String?
+
+        @Option(help: "A base (keyboard) accelerometer's recording, for a 2-in-1's hinge.")
+        var base: String?
+
+        @Option(name: .customLong("switch"), help: "A tablet-mode switch, in this position (laptop or tablet).")
+        var tabletSwitch: SwitchPosition?
+
+        @Flag(help: "Play the recordings again from the start after their end.")
+        var loop = false
+
+        @Flag(help: "Start playing when a driver first asks for data, not when plugged.")
+        var onDemand = false
+
+        @Option(help: "A FIFO to read commands from (made if missing).")
+        var control: String?
+
+        func run() throws {
+            let hardware = VirtualHardware(log: printOutput)
+            let start: VirtualAccelerometer.Start = onDemand ? .onDemand : .atPlug
+            if let display {
+                hardware.display = VirtualAccelerometer(
+                    location: .display, playback: try Playback(path: display, loops: loop, warn: printError), start: start,
+                    log: printOutput)
+            }
+            if let base {
+                hardware.base = VirtualAccelerometer(
+                    location: .base, playback: try Playback(path: base, loops: loop, warn: printError), start: start, log: printOutput)
+            }
+            if let tabletSwitch { hardware.tabletSwitch = TabletModeSwitch(tablet: tabletSwitch == .tablet) }
+            guard display != nil || base != nil || tabletSwitch != nil else {
+                throw ValidationError("name at least one device: --display, --base or --switch")
+            }
+            if let control { try hardware.listen(on: control) }
+            try hardware.tabletSwitch?.plug()
+            for sensor in hardware.accelerometers { try sensor.plug() }
+            defer { hardware.unplugAll() }
+            try hardware.run()
+        }
+    }
+
+    enum SwitchPosition: String, ExpressibleByArgument, CaseIterable {
+        case laptop, tablet
+    }
+}
