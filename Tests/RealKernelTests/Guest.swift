@@ -1,0 +1,111 @@
+import Foundation
+import OrientdTestSupport
+
+/// The real-kernel guest (`scripts/vm`): Debian 12's own kernel under qemu, systemd as
+/// PID 1 with the real udevd, orientd installed from its .deb as shipped, and the
+/// virtual sensor (`virtual-sensor`, Tests/VirtualSensor) that the kernel's own HID
+/// sensor drivers make an IIO accelerometer of. Booted once for the whole run and
+/// powered off when the test process ends.
+enum Guest {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let vm = repository.appendingPathComponent("scripts/vm").path
+    static let environment = [
+        "PATH": "/opt/swift/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin", "ORIENTD_VM_DIR": "/run/orientd-vm-tests",
+    ]
+
+    /// What the guest needs on this machine; empty when it can run.
+    static let missing: [String] = {
+        var missing = ["qemu-system-x86_64", "debootstrap", "mkfs.ext4", "python3", "make"].filter { name in
+            !["/usr/bin", "/bin", "/usr/sbin", "/sbin"].contains {
+                FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+            }
+        }
+        if getuid() != 0 { missing.append("root") }
+        return missing
+    }()
+
+    static let skipReason: String = {
+        guard !missing.isEmpty else { return "" }
+        let message = """
+
+            ************************************************************************
+            SKIPPED: RealKernelTests (orientd on a real Linux kernel under qemu):
+            missing: \(missing.joined(separator: ", ")).
+            It builds and boots a Debian 12 guest, so it needs root;
+            scripts/install-dependencies --tests (scripts/test) installs the rest.
+            ************************************************************************
+
+            """
+        FileHandle.standardError.write(Data(message.utf8))
+        return "missing: \(missing.joined(separator: ", "))"
+    }()
+
+    /// Boots the guest once (building what it needs on first use: the .deb, the tool,
+    /// the image); nil when it is up, else why not, with the console's last lines.
+    static let bootFailure: String? = {
+        // The .deb and the feeder from this checkout, not whatever an earlier build left.
+        let make = try? OrientdProcess.run(
+            ["-C", repository.path, "--no-print-directory", "deb", "vm-tools"], environment: environment,
+            executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["make"], timeout: 3600)
+        guard let make else { return "make could not be started" }
+        guard make.status == 0 else { return "make deb vm-tools failed (\(make.status)):\n\(make.stderr.suffix(3000))" }
+        let result = try? OrientdProcess.run(
+            [vm, "boot", "--fresh", "--until-exit-of", "\(getpid())"], environment: environment,
+            executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["python3"])
+        guard let result else { return "scripts/vm could not be started" }
+        return result.status == 0 ? nil : "scripts/vm boot failed (\(result.status)):\n\(result.stderr)"
+    }()
+
+    /// Runs a shell script in the guest as root; its output and exit status.
+    static func run(_ script: String, timeout: Double = 120) throws -> OrientdProcess.Result {
+        if let bootFailure { throw GuestError(bootFailure) }
+        return try OrientdProcess.run(
+            [vm, "run", "--timeout", "\(Int(timeout))", "--", "sh", "-c", script], environment: environment,
+            executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["python3"])
+    }
+
+    /// `scripts/vm play`: the recording through the kernel into the installed daemon.
+    static func play(_ recording: String, _ arguments: [String] = []) throws -> OrientdProcess.Result {
+        if let bootFailure { throw GuestError(bootFailure) }
+        return try OrientdProcess.run(
+            [vm, "play", recording] + arguments, environment: environment, executable: URL(fileURLWithPath: "/usr/bin/env"),
+            prefix: ["python3"])
+    }
+
+    /// Puts a host file into the guest (through the share); its path there.
+    static func copyIn(_ path: String) throws -> String {
+        if let bootFailure { throw GuestError(bootFailure) }
+        let result = try OrientdProcess.run(
+            [vm, "copy-in", path], environment: environment, executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["python3"])
+        guard result.status == 0 else { throw GuestError("scripts/vm copy-in \(path) failed: \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The feeder, in the guest at /mnt/share/virtual-sensor.
+    static func copyInFeeder() throws {
+        _ = try copyIn(repository.appendingPathComponent(".build-package/release/virtual-sensor").path)
+    }
+
+    /// Back to a guest with orientd stopped, no virtual device, no saved lock and no
+    /// local hwdb or configuration left by a test.
+    static func reset() throws {
+        let result = try run(
+            """
+            systemctl stop orientd 'virtual-sensor*' 2>/dev/null
+            systemctl reset-failed 2>/dev/null
+            rm -rf /var/lib/orientd/* /etc/udev/hwdb.d/61-orientd-*.hwdb /etc/systemd/system/orientd.service.d \
+                /etc/udev/rules.d/59-orientd-test-*.rules
+            udevadm control --reload
+            [ -f /etc/orientd.conf.shipped ] || cp /etc/orientd.conf /etc/orientd.conf.shipped
+            cp /etc/orientd.conf.shipped /etc/orientd.conf
+            systemd-hwdb update && systemctl daemon-reload
+            """)
+        if result.status != 0 { throw GuestError("resetting the guest failed: \(result.stderr)") }
+    }
+}
+
+struct GuestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import OrientdTestSupport
+import Testing
+
+/// orientd on a real Linux kernel: Debian 12's own kernel under qemu (TCG), its unmodified
+/// hid-sensor-hub and hid-sensor-accel-3d drivers making an IIO accelerometer of a HID
+/// sensor hub fed over /dev/uhid, the real udevd starting the unit as shipped in the
+/// .deb, under its sandbox. Everything umockdev could only pretend: the driver's own
+/// attributes, trigger and buffer, udev's rules and hwdb, runtime power management, the
+/// system-call filter on a real kernel. Skips loudly where the guest cannot be built.
+@Suite(.serialized, .enabled(if: Guest.missing.isEmpty, "\(Guest.skipReason)"))
+struct RealKernelTests {
+    static let recordings = Guest.repository.appendingPathComponent("Recordings")
+
+    init() throws {
+        try Guest.reset()
+    }
+
+    @Test("plugging the sensor starts the unit through the shipped udev rule; the first event follows within 2 s")
+    func udevStartsTheUnit() throws {
+        let before = try Guest.run("systemctl is-active orientd; true")
+        #expect(before.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "inactive", "\(before.stdout)")
+        let play = try Guest.play(Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path, ["--buffered"])
+        #expect(play.status == 0, "\(play.stderr)")
+        let summary = try #require(Summary(play.stderr), "no summary from virtual-sensor play: \(play.stderr)")
+        let first = try #require(summary.firstEvent, "no orientation event: \(play.stderr)")
+        #expect(first - summary.plugged <= 2, "the first event came \(first - summary.plugged) s after the plug")
+        let unit = try Guest.run("systemctl show -p ActiveState,SubState,NRestarts,ExecMainStatus orientd")
+        #expect(unit.stdout.contains("ActiveState=active") && unit.stdout.contains("NRestarts=0"), "\(unit.stdout)")
+    }
+
+    @Test(
+        "the live daemon prints what replay prints, within 0.3 s, polled and buffered",
+        arguments: ["quick-flick-rotations.csv", "turned-to-landscape-while-walking.csv", "picked-up-from-table.csv"],
+        ["--poll", "--buffered"])
+    func sameEventsAsReplay(recording: String, readPath: String) throws {
+        let path = Self.recordings.appendingPathComponent(recording).path
+        try Self.expectSameAsReplay(path, play: try Guest.play(path, [readPath]))
+    }
+
+    @Test("a mount matrix from a local hwdb entry is applied, and one from orientd.conf", arguments: ["hwdb", "config"])
+    func mountMatrix(via source: String) throws {
+        // The recording's own header carries the matrix; play sets it the way a user
+        // would (systemd-hwdb update and a new device, or mount-matrix = in orientd.conf),
+        // never on the command line. Replay applies the header's.
+        let path = Self.recordings.appendingPathComponent("two-in-one-tablet-rotated.csv").path
+        let play = try Guest.play(path, ["--buffered", "--matrix-via", source])
+        try Self.expectSameAsReplay(path, play: play)
+        if source == "hwdb" {
+            let udev = try Guest.run("udevadm info /sys/bus/iio/devices/iio:device* | grep ACCEL_MOUNT_MATRIX; true")
+            #expect(udev.stdout.isEmpty, "play unplugs the sensor at the end; a property left: \(udev.stdout)")
+        }
+    }
+
+    /// The events `scripts/vm play` printed against `orientd replay` of the same file:
+    /// the same lines but for `time`, and each time within 0.3 s of replay's.
+    static func expectSameAsReplay(_ path: String, play: OrientdProcess.Result) throws {
+        #expect(play.status == 0, "\(play.stderr)")
+        let replay = try OrientdProcess.run(["replay", "--fast", path])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let live = try #require(play.events, "play's stdout is not NDJSON: \(play.stdout)")
+        let recorded = try #require(replay.events)
+        func withoutTime(_ event: [String: Any]) -> String {
+            event.filter { $0.key != "time" }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
+        #expect(live.map(withoutTime) == recorded.map(withoutTime), "live:\n\(play.stdout)\nreplay:\n\(replay.stdout)\n\(play.stderr)")
+        for (l, r) in zip(live, recorded) {
+            let lt = try #require(l["time"] as? Double)
+            let rt = try #require(r["time"] as? Double)
+            #expect(abs(lt - rt) <= 0.3, "live \(lt) s against replay \(rt) s: \(l)")
+        }
+    }
+}
+
+/// What `virtual-sensor play` says of the run on standard error, on CLOCK_MONOTONIC.
+struct Summary {
+    var plugged: Double
+    var firstEvent: Double?
+
+    init?(_ stderr: String) {
+        guard
+            let line = stderr.split(separator: "\n").last(where: { $0.contains(#""event":"summary""#) }),
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            let plugged = object["plugged"] as? Double
+        else { return nil }
+        self.plugged = plugged
+        firstEvent = object["firstEvent"] as? Double
+    }
+}
+
+extension RealKernelTests {
+    @Test("unplugged and plugged again 20 times under the shipped unit: lost and attached each time, events resume, no growth")
+    func twentyHotPlugs() throws {
+        // The feeder loops a recording with rotations; the control FIFO unplugs and plugs
+        // the hub, so the kernel removes and re-creates the IIO device, udev announces it,
+        // and the daemon (started by udev for the first plug) must follow it.
+        try Guest.copyInFeeder()
+        let recording = try Guest.copyIn(Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path)
+        let result = try Guest.run(
+            #"""
+            set -u
+            fail() { echo "$*" >&2; exit 1; }
+            systemd-run --quiet --unit=virtual-sensor-hotplug --collect \
+                /mnt/share/virtual-sensor devices --display \#(recording) --loop --control /run/vs.ctl
+            for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
+            [ -S /run/orientd/control.sock ] || fail "orientd did not start for the plugged sensor"
+            orientd monitor > /run/monitor.ndjson 2>/run/monitor.err &
+            monitor=$!
+            seen() { grep -c "\"state\":\"$1\"" /run/monitor.ndjson; }
+            wait_for() {  # wait_for STATE N: the monitor has seen STATE N times (10 s)
+                for i in $(seq 200); do [ "$(count "$1")" -ge "$2" ] && return 0; sleep 0.05; done
+                fail "cycle $cycle: no $1 event (count $(count "$1") < $2): $(tail -3 /run/monitor.ndjson)"
+            }
+            sample_time() { orientd ctl status | jq -r '.time // 0'; }
+            later() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+            pid=$(systemctl show -p MainPID --value orientd)
+            resources() { echo "$(ls /proc/$pid/fd | wc -l) $(awk '/^RssAnon/ {print $2}' /proc/$pid/status)"; }
+            sleep 1
+            # What the monitor was told on connecting is not counted.
+            lost0=$(seen lost) attached0=$(seen attached)
+            count() { echo $(( $(seen "$1") - $(eval echo \$${1}0) )); }
+            for cycle in $(seq 1 20); do
+                echo unplug display > /run/vs.ctl
+                wait_for lost "$cycle"
+                echo plug display > /run/vs.ctl
+                wait_for attached "$cycle"
+                # Samples flow again: the daemon's latest sample time moves on.
+                before=$(sample_time)
+                for i in $(seq 100); do later "$(sample_time)" "$before" && break; sleep 0.05; done
+                later "$(sample_time)" "$before" || fail "cycle $cycle: no samples after attached"
+                [ "$cycle" = 3 ] && baseline=$(resources)
+            done
+            end=$(resources)
+            # And orientation events still follow the looped rotations.
+            turns=$(grep -c '"cause":"sensor"' /run/monitor.ndjson)
+            for i in $(seq 100); do [ "$(grep -c '"cause":"sensor"' /run/monitor.ndjson)" -gt "$turns" ] && break; sleep 0.1; done
+            after=$(grep -c '"cause":"sensor"' /run/monitor.ndjson)
+            kill $monitor  # before the feeder's last unplug
+            echo quit > /run/vs.ctl
+            printf '{"baseline":[%s],"end":[%s],"pid":%s,"nowpid":%s,"lost":%s,"attached":%s,"turns":%s,"after":%s,"restarts":%s}\n' \
+                "$(echo $baseline | tr ' ' ,)" "$(echo $end | tr ' ' ,)" "$pid" "$(systemctl show -p MainPID --value orientd)" \
+                "$(count lost)" "$(count attached)" "$turns" "$after" "$(systemctl show -p NRestarts --value orientd)"
+            """#, timeout: 240)
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").last, "no summary: \(result.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        let baseline = try #require(summary["baseline"] as? [Int], "\(line)")
+        let end = try #require(summary["end"] as? [Int], "\(line)")
+        print("real kernel, hot-plug ×20: descriptors \(baseline[0]) → \(end[0]), RssAnon \(baseline[1]) → \(end[1]) KiB")
+        #expect(summary["pid"] as? Int == summary["nowpid"] as? Int, "the daemon kept running: \(line)")
+        #expect(summary["restarts"] as? Int == 0, "\(line)")
+        #expect(summary["lost"] as? Int == 20 && summary["attached"] as? Int == 20, "\(line)")
+        #expect((summary["after"] as? Int ?? 0) > (summary["turns"] as? Int ?? 0), "orientation events resumed: \(line)")
+        #expect(end[0] == baseline[0], "descriptors after 3 cycles \(baseline[0]), after 20 \(end[0])")
+        #expect(end[1] - baseline[1] < 1024, "anonymous memory after 3 cycles \(baseline[1]) KiB, after 20 \(end[1]) KiB")
+    }
+}
+
+extension RealKernelTests {
+    @Test("the sandbox on a real kernel: after polled and buffered reads, a reload and a hot-plug, no SIGSYS and no EPERM")
+    func sandboxHolds() throws {
+        // The unit's SystemCallFilter= answers a call it does not allow with EPERM (and a
+        // killed process with SIGSYS); ProtectKernelTunables= and the device policy with
+        // EACCES or EPERM on a write. The journal of the whole boot is searched, so every
+        // test run before this one counts too.
+        let path = Self.recordings.appendingPathComponent("picked-up-from-table.csv").path
+        for readPath in ["--poll", "--buffered"] {
+            let play = try Guest.play(path, [readPath])
+            #expect(play.status == 0, "\(play.stderr)")
+        }
+        try Guest.copyInFeeder()
+        let recording = try Guest.copyIn(path)
+        let exercise = try Guest.run(
+            """
+            set -e
+            systemd-run --quiet --unit=virtual-sensor-sandbox --collect \
+                /mnt/share/virtual-sensor devices --display \(recording) --loop --control /run/vs.ctl
+            for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
+            systemctl reload orientd
+            sleep 1
+            echo unplug > /run/vs.ctl; sleep 1; echo plug > /run/vs.ctl; sleep 2
+            orientd ctl status >/dev/null
+            echo quit > /run/vs.ctl
+            systemctl is-active orientd
+            """, timeout: 120)
+        #expect(exercise.status == 0, "\(exercise.stdout)\(exercise.stderr)")
+        let journal = try Guest.run(
+            """
+            { journalctl -b --no-pager -o short-monotonic -u orientd; journalctl -b --no-pager -o short-monotonic -k; } \
+                | grep -Ei 'SIGSYS|status=31|bad system call|operation not permitted|permission denied|\\bEPERM\\b|\\bEACCES\\b|type=1326' || true
+            """)
+        #expect(journal.status == 0, "\(journal.stderr)")
+        #expect(journal.stdout.isEmpty, "the journal:\n\(journal.stdout)")
+        let unit = try Guest.run("journalctl -b --no-pager -u orientd | grep -c . ; systemctl show -p NRestarts --value orientd")
+        print("real kernel, sandbox: \(unit.stdout.split(separator: "\n").first ?? "?") journal lines from orientd, none refused")
+    }
+}
+
+extension RealKernelTests {
+    /// A recording of a still sensor reading `vectors` in turn, each for `seconds`, at 50 Hz.
+    static func stillRecording(_ vectors: [(Double, Double, Double)], seconds: Double) -> String {
+        var text = "# orientd-recording 1\n# rate-hz: 50\ntime,x,y,z\n"
+        let perVector = Int(seconds * 50)
+        for (index, v) in vectors.enumerated() {
+            for i in 0..<perVector {
+                text += String(format: "%.3f,%.4f,%.4f,%.4f\n", Double(index * perVector + i) / 50, v.0, v.1, v.2)
+            }
+        }
+        return text
+    }
+
+    @Test("2-in-1: the base accelerometer's hinge angle turns laptop and tablet mode; a uinput SW_TABLET_MODE switch overrules it")
+    func twoInOne() throws {
+        // The display opened to 100° (laptop), then folded back to 300° (tablet), over a
+        // base lying flat, in README's hinge frame. The base hub is told apart as a user
+        // would: ACCEL_LOCATION=base from a local udev rule (both hubs have one modalias,
+        // so the hwdb cannot).
+        let g = 9.80665
+        func opened(_ angle: Double) -> (Double, Double, Double) {
+            let fold = (180 - angle) * .pi / 180
+            return (0, -g * sin(fold), g * cos(fold))
+        }
+        let scratch = try Scratch()
+        let display = try Guest.copyIn(
+            try scratch.write("display-hinge.csv", Self.stillRecording([opened(100), opened(300)], seconds: 10)))
+        let base = try Guest.copyIn(try scratch.write("base-flat.csv", Self.stillRecording([(0, 0, g)], seconds: 20)))
+        try Guest.copyInFeeder()
+        let result = try Guest.run(
+            """
+            set -u
+            fail() { echo "$*" >&2; exit 1; }
+            echo 'SUBSYSTEM=="iio", KERNELS=="0006:FEED:BA5E.*", ENV{ACCEL_LOCATION}="base"' \
+                > /etc/udev/rules.d/59-orientd-test-base.rules
+            udevadm control --reload
+            # The daemon's own output, in the journal: a subscriber that connects after the
+            # first mode event is told the orientation, not the mode.
+            modes() {
+                journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) \
+                    | grep '^{"event":"mode"' | jq -c '[.mode, .source, (.hinge // 0 | round)]' | tr '\\n' ' '
+            }
+            await() {  # await PATTERN: a mode event matching it (25 s)
+                for i in $(seq 250); do modes | grep -q "$1" && return 0; sleep 0.1; done
+                fail "no mode event like $1: $(modes)"
+            }
+            start() {
+                systemd-run --quiet --unit=virtual-sensor-2in1 --collect /mnt/share/virtual-sensor devices "$@" --control /run/vs.ctl
+                for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
+                [ -S /run/orientd/control.sock ] || fail "orientd did not start"
+            }
+            start --display \(display) --base \(base)
+            await '\\["laptop","hinge",'
+            await '\\["tablet","hinge",'
+            echo "hinge: $(modes)"
+            orientd ctl status | jq -c '{base, "mode-source"}'
+            echo quit > /run/vs.ctl; sleep 1
+            systemctl stop orientd
+            start --display \(display) --base \(base) --switch laptop
+            await '\\["laptop","switch",'
+            echo tablet > /run/vs.ctl
+            await '\\["tablet","switch",'
+            echo laptop > /run/vs.ctl
+            for i in $(seq 100); do [ "$(modes | grep -o '"switch"' | wc -l)" -ge 3 ] && break; sleep 0.1; done
+            echo "switch: $(modes)"
+            echo quit > /run/vs.ctl
+            """, timeout: 180)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let hinge = try #require(lines.first { $0.hasPrefix("hinge: ") }, "\(result.stdout)")
+        // The angles the daemon saw, within 5° of the ones played.
+        let angles = hinge.matches(of: /"hinge",(\d+)\]/).compactMap { Int($0.1) }
+        #expect(angles.first.map { abs($0 - 100) <= 5 } == true && angles.last.map { abs($0 - 300) <= 5 } == true, "\(hinge)")
+        #expect(result.stdout.contains(#""base":"iio:device"#), "status names the base accelerometer: \(result.stdout)")
+        let switched = try #require(lines.first { $0.hasPrefix("switch: ") }, "\(result.stdout)")
+        #expect(switched.hasSuffix(#"["laptop","switch",0] ["tablet","switch",0] ["laptop","switch",0] "#), "\(switched)")
+    }
+}
