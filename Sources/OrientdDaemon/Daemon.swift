@@ -41,6 +41,10 @@ public final class Daemon {
     private var ending: Ending?
     /// Tells the running source that a reload changed the policy.
     private var sourcePolicyChanged: () -> Void = {}
+    /// Who consumes the events now, as last told to the source.
+    private var demand: ReadingDemand?
+    /// Tells a source that reads on demand whether to read.
+    private var sourceSetReading: ((Bool) -> Void)?
 
     /// Sets up what must exist before any thread starts: the blocked signals (threads
     /// inherit the mask) and the socket (created under a tightened umask, which is
@@ -92,6 +96,9 @@ public final class Daemon {
         sourceName = source.name
         sourceClockOrigin = source.clockOrigin
         sourcePolicyChanged = { [shared] in source.policyChanged(in: shared) }
+        if source.readsOnDemand { sourceSetReading = { source.setReading($0) } }
+        // Before the start, so a sensor nobody consumes is never read, not even briefly.
+        updateDemand()
         if let interval = notifier.watchdogInterval {
             notifier.watchdog()
             nextWatchdog = Pacer.monotonicNow() + interval
@@ -179,6 +186,7 @@ public final class Daemon {
         }
         requests.releaseDeparted()
         subscribers.removeFinished()
+        updateDemand()
         if ending == nil, let outputEnding = subscribers.standardOutputEnding { ending = outputEnding }
         if ending == nil, let end = shared.end, shared.outboxCount == 0 {
             switch end {
@@ -227,6 +235,22 @@ public final class Daemon {
             }
             diagnostics.note("SIGHUP: reloaded \(new.source)")
         }
+    }
+
+    // MARK: Reading on demand
+
+    /// Works out who consumes the events and, when that turns reading on or off, tells
+    /// the source (`ReadingDemand`). Once per turn of the loop: a subscriber that came or
+    /// left, a reload that changed the hooks, all take effect at once.
+    private func updateDemand() {
+        let now = ReadingDemand(
+            standardOutput: subscribers.standard.isClosed ? .discarded : streams.output,
+            subscribers: subscribers.subscriberCount, hooks: hooks.commands.count)
+        let changed = demand?.reading != now.reading
+        demand = now
+        guard changed, let sourceSetReading else { return }
+        shared.withService { $0.isReading = now.reading }
+        sourceSetReading(now.reading)
     }
 
     // MARK: Events out
@@ -290,6 +314,8 @@ public final class Daemon {
                 json.add("clients", subscribers.clients.count)
                 json.add("subscribers", subscribers.subscriberCount)
                 json.add("hooks", hooks.commands.count)
+                json.add("reading", service.isReading)
+                json.add("consumers", strings: (demand?.consumers ?? []).map(\.rawValue))
                 json.add("socket", listener?.path)
                 json.add("state", configuration.stateFile?.path)
                 json.add("uptime", Pacer.monotonicNow() - started, decimals: 3)
