@@ -122,6 +122,7 @@ public final class Daemon {
         case wake, signals, listener, standardInput, standardOutput
         case clientRead(Endpoint)
         case clientWrite(Endpoint)
+        case clientHangUp(Endpoint)
         case hook
     }
 
@@ -145,7 +146,15 @@ public final class Daemon {
         if !output.blockingWrites && !output.isClosed { watch(1, output.wantsWriteReadiness ? POLLOUT : 0, .standardOutput) }
         for client in subscribers.clients {
             if ready, let fd = client.readDescriptor { watch(fd, POLLIN, .clientRead(client)) }
-            if client.wantsWriteReadiness { watch(client.writeDescriptor, POLLOUT, .clientWrite(client)) }
+            if client.wantsWriteReadiness {
+                watch(client.writeDescriptor, POLLOUT, .clientWrite(client))
+            } else if client.isSocket, client.subscribed, client.readDescriptor == nil, !client.isClosed {
+                // A subscriber that closed its sending side is no longer read, so its
+                // leaving would be noticed only at the next write, and it would count as a
+                // consumer (`ReadingDemand`) till then. POLLHUP, always reported, says
+                // when it has gone altogether.
+                watch(client.writeDescriptor, 0, .clientHangUp(client))
+            }
         }
         for fd in hooks.descriptors { watch(fd, POLLIN, .hook) }
         var timeout: Int32 = -1
@@ -172,6 +181,8 @@ public final class Daemon {
                 }
             case .clientRead(let client): requests.read(from: client)
             case .clientWrite(let client): subscribers.flush(client)
+            case .clientHangUp(let client):
+                if pfd.revents & Int16(POLLHUP | POLLERR) != 0 { client.connection = .closed }
             case .hook: break
             }
         }
