@@ -41,6 +41,10 @@ public final class Daemon {
     private var ending: Ending?
     /// Tells the running source that a reload changed the policy.
     private var sourcePolicyChanged: () -> Void = {}
+    /// Who consumes the events now, as last told to the source.
+    private var demand: ReadingDemand?
+    /// Tells a source that reads on demand whether to read.
+    private var sourceSetReading: ((Bool) -> Void)?
 
     /// Sets up what must exist before any thread starts: the blocked signals (threads
     /// inherit the mask) and the socket (created under a tightened umask, which is
@@ -92,6 +96,9 @@ public final class Daemon {
         sourceName = source.name
         sourceClockOrigin = source.clockOrigin
         sourcePolicyChanged = { [shared] in source.policyChanged(in: shared) }
+        if source.readsOnDemand { sourceSetReading = { source.setReading($0) } }
+        // Before the start, so a sensor nobody consumes is never read, not even briefly.
+        updateDemand()
         if let interval = notifier.watchdogInterval {
             notifier.watchdog()
             nextWatchdog = Pacer.monotonicNow() + interval
@@ -115,6 +122,7 @@ public final class Daemon {
         case wake, signals, listener, standardInput, standardOutput
         case clientRead(Endpoint)
         case clientWrite(Endpoint)
+        case clientHangUp(Endpoint)
         case hook
     }
 
@@ -138,7 +146,15 @@ public final class Daemon {
         if !output.blockingWrites && !output.isClosed { watch(1, output.wantsWriteReadiness ? POLLOUT : 0, .standardOutput) }
         for client in subscribers.clients {
             if ready, let fd = client.readDescriptor { watch(fd, POLLIN, .clientRead(client)) }
-            if client.wantsWriteReadiness { watch(client.writeDescriptor, POLLOUT, .clientWrite(client)) }
+            if client.wantsWriteReadiness {
+                watch(client.writeDescriptor, POLLOUT, .clientWrite(client))
+            } else if client.isSocket, client.subscribed, client.readDescriptor == nil, !client.isClosed {
+                // A subscriber that closed its sending side is no longer read, so its
+                // leaving would be noticed only at the next write, and it would count as a
+                // consumer (`ReadingDemand`) till then. POLLHUP, always reported, says
+                // when it has gone altogether.
+                watch(client.writeDescriptor, 0, .clientHangUp(client))
+            }
         }
         for fd in hooks.descriptors { watch(fd, POLLIN, .hook) }
         var timeout: Int32 = -1
@@ -165,6 +181,8 @@ public final class Daemon {
                 }
             case .clientRead(let client): requests.read(from: client)
             case .clientWrite(let client): subscribers.flush(client)
+            case .clientHangUp(let client):
+                if pfd.revents & Int16(POLLHUP | POLLERR) != 0 { client.connection = .closed }
             case .hook: break
             }
         }
@@ -179,6 +197,7 @@ public final class Daemon {
         }
         requests.releaseDeparted()
         subscribers.removeFinished()
+        updateDemand()
         if ending == nil, let outputEnding = subscribers.standardOutputEnding { ending = outputEnding }
         if ending == nil, let end = shared.end, shared.outboxCount == 0 {
             switch end {
@@ -227,6 +246,22 @@ public final class Daemon {
             }
             diagnostics.note("SIGHUP: reloaded \(new.source)")
         }
+    }
+
+    // MARK: Reading on demand
+
+    /// Works out who consumes the events and, when that turns reading on or off, tells
+    /// the source (`ReadingDemand`). Once per turn of the loop: a subscriber that came or
+    /// left, a reload that changed the hooks, all take effect at once.
+    private func updateDemand() {
+        let now = ReadingDemand(
+            standardOutput: subscribers.standard.isClosed ? .discarded : streams.output,
+            subscribers: subscribers.subscriberCount, hooks: hooks.commands.count)
+        let changed = demand?.reading != now.reading
+        demand = now
+        guard changed, let sourceSetReading else { return }
+        shared.withService { $0.isReading = now.reading }
+        sourceSetReading(now.reading)
     }
 
     // MARK: Events out
@@ -290,6 +325,8 @@ public final class Daemon {
                 json.add("clients", subscribers.clients.count)
                 json.add("subscribers", subscribers.subscriberCount)
                 json.add("hooks", hooks.commands.count)
+                json.add("reading", service.isReading)
+                json.add("consumers", strings: (demand?.consumers ?? []).map(\.rawValue))
                 json.add("socket", listener?.path)
                 json.add("state", configuration.stateFile?.path)
                 json.add("uptime", Pacer.monotonicNow() - started, decimals: 3)

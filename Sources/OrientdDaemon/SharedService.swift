@@ -52,6 +52,11 @@ public final class SharedService: Sendable {
         update { $0.attach(source: source, mountMatrix: mountMatrix, event: event) }
     }
 
+    /// The sensor is read again after a pause; `event` says so to subscribers.
+    public func resumeReading(event: SensorStateEvent) {
+        update { $0.resumeReading(event: event) }
+    }
+
     /// A reading of a convertible's base accelerometer, for the hinge angle.
     public func processBase(_ sample: Sample) {
         update { $0.processBase(sample) }
@@ -141,9 +146,17 @@ public protocol SampleSource: Sendable {
     /// source on the system's clock (a live sensor); nil for a recording, whose time is
     /// its own. `status` shows it, so a client can place events on the system's clock.
     var clockOrigin: Double? { get }
+    /// Whether the source reads only while something consumes the events
+    /// (`ReadingDemand`): a live sensor does; a recording is played whatever happens.
+    var readsOnDemand: Bool { get }
+    /// Reads, or stops reading while nothing consumes the events; called before `start`
+    /// with the first answer, then whenever it changes. Only for `readsOnDemand`.
+    func setReading(_ reading: Bool)
 }
 
 extension SampleSource {
     public func policyChanged(in service: SharedService) {}
     public var clockOrigin: Double? { nil }
+    public var readsOnDemand: Bool { false }
+    public func setReading(_ reading: Bool) {}
 }

@@ -1,4 +1,6 @@
 import Glibc
+import OrientdCore
+import OrientdIO
 
 /// Standard input and output as the daemon's loop needs them, and put back as they were.
 ///
@@ -12,14 +14,17 @@ struct StandardStreams {
     let input: Int32?
     /// Writes to standard output block (a terminal or a regular file).
     let blockingOutput: Bool
+    /// Whether standard output is a consumer of the events (`ReadingDemand`).
+    let output: ReadingDemand.StandardOutput
     /// The descriptors this made non-blocking.
     private let madeNonBlocking: [Int32]
 
     init(readingCommands: Bool) {
         var info = stat()
-        fstat(1, &info)
+        let outputOpen = fstat(1, &info) == 0
         let type = info.st_mode & S_IFMT
         blockingOutput = !(type == S_IFIFO || type == S_IFSOCK)
+        output = Self.kind(ofOutput: outputOpen ? info : nil)
         var input: Int32? = readingCommands ? 0 : nil
         if input != nil {
             var inInfo = stat()
@@ -33,6 +38,22 @@ struct StandardStreams {
             if flags >= 0, flags & O_NONBLOCK == 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 { changed.append(fd) }
         }
         madeNonBlocking = changed
+    }
+
+    /// What standard output is, from its fstat(2) (nil: closed). The journal is told by
+    /// systemd's documented way (`JournalStream`); /dev/null by its device number.
+    private static func kind(ofOutput info: stat?) -> ReadingDemand.StandardOutput {
+        guard let info else { return .discarded }
+        if info.st_mode & S_IFMT == S_IFCHR {
+            var null = stat()
+            if stat("/dev/null", &null) == 0, null.st_mode & S_IFMT == S_IFCHR, null.st_rdev == info.st_rdev { return .discarded }
+        }
+        if let journal = Environment.value("JOURNAL_STREAM").flatMap(JournalStream.init),
+            journal.matches(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        {
+            return .journal
+        }
+        return .consumer
     }
 
     /// Clears O_NONBLOCK where `init` set it.

@@ -8,8 +8,10 @@ import SystemPackage
 #endif
 
 extension ReadLoop {
-    /// Reads scans from the kernel buffer as they come. Returns why it stopped.
-    mutating func readBuffered(_ scans: BufferedScans, info: AccelerometerInfo) -> String? {
+    /// Reads scans from the kernel buffer as they come, until the thread is stopped, the
+    /// sensor lost or the reading gate closed. A new call after a pause starts the stall
+    /// watch afresh: a pause is no silence.
+    mutating func readBuffered(_ scans: BufferedScans, info: AccelerometerInfo) -> ReadEnd {
         var clock = TimestampClock()
         var lastTime = -Double.infinity
         let interval = 1 / (info.samplingFrequency ?? configuration.rate)
@@ -35,16 +37,18 @@ extension ReadLoop {
             var readDirectly = false
             if now - attached > 0.5, now - lastRead < batch {
                 let wake = wait(milliseconds: Int32(((batch - (now - lastRead)) * 1000).rounded(.up)))
-                if wake.stop { return nil }
-                if wake.hotPlug, removed(scans.device.id) { return "removed" }
+                if wake.stop { return .stopped }
+                if wake.hotPlug, removed(scans.device.id) { return .lost("removed") }
+                if wake.gate, gateClosed() { return .paused }
                 readDirectly = wake.timedOut
             }
             if !readDirectly {
                 let wake = wait(milliseconds: 1000, data: scans.descriptor)
                 if wake.interrupted { continue }
-                if wake.stop { return nil }
-                if wake.hotPlug, removed(scans.device.id) { return "removed" }
-                if wake.data & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return "the buffer closed" }
+                if wake.stop { return .stopped }
+                if wake.hotPlug, removed(scans.device.id) { return .lost("removed") }
+                if wake.gate, gateClosed() { return .paused }
+                if wake.data & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .lost("the buffer closed") }
                 guard wake.data & Int16(POLLIN) != 0 else {
                     let silence = ReadLoop.monotonic() - lastScan
                     if !stalled, silence >= stallAfter {
@@ -76,14 +80,14 @@ extension ReadLoop {
                 lastRead = -Double.infinity
                 continue
             } catch let error as IIOError where error.isNoDevice {
-                return "\(error)"
+                return .lost("\(error)")
             } catch {
                 // A read error (EIO, a garbled refill): retried with the same back-off
                 // and reports as the polled path.
                 if let report = bufferFailures.failed(at: ReadLoop.monotonic()) {
                     emit(.warning(ReadFailures.message(report, error: "\(error)", device: scans.device.id)))
                 }
-                if !sleepOrStop(seconds: bufferFailures.delay) { return nil }
+                if !sleepOrStop(seconds: bufferFailures.delay) { return .stopped }
                 continue
             }
             if let report = bufferFailures.succeeded() {

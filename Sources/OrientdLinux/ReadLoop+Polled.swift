@@ -9,8 +9,8 @@ import SystemPackage
 
 extension ReadLoop {
     /// Polls `in_accel_{x,y,z}_raw` at the configured rate against absolute deadlines.
-    /// Returns why it stopped (nil: asked to stop).
-    mutating func readPolled(_ axes: PolledAxes, device: IIODevice, info: AccelerometerInfo) -> String? {
+    /// Returns why it stopped; the axis files are closed then.
+    mutating func readPolled(_ axes: PolledAxes, device: IIODevice, info: AccelerometerInfo) -> ReadEnd {
         defer { axes.close() }
         let interval = 1 / max(configuration.rate, 0.1)
         var deadline = ReadLoop.monotonic()
@@ -24,7 +24,7 @@ extension ReadLoop {
             }
             let now = ReadLoop.monotonic()
             if let readError {
-                if readError.isNoDevice { return "\(readError)" }
+                if readError.isNoDevice { return .lost("\(readError)") }
                 if let report = failures.failed(at: now) {
                     emit(.warning(ReadFailures.message(report, error: "\(readError)", device: device.id)))
                 }
@@ -40,8 +40,9 @@ extension ReadLoop {
             deadline += delay
             if deadline < now { deadline = now + delay }
             let wake = wait(milliseconds: Int32(max(0, (deadline - ReadLoop.monotonic()) * 1000).rounded(.up)))
-            if wake.stop { return nil }
-            if wake.hotPlug, removed(device.id) { return "removed" }
+            if wake.stop { return .stopped }
+            if wake.hotPlug, removed(device.id) { return .lost("removed") }
+            if wake.gate, gateClosed() { return .paused }
         }
     }
 }

@@ -13,6 +13,8 @@ import SystemPackage
 struct ReadLoop {
     let configuration: SensorReader.Configuration
     let stop: WakeUp
+    /// Whether to read the sensor now, and the doorbell that says it changed.
+    let gate: ReadingGate
     let emit: (SensorEvent) -> Void
     let start: Double
     var monitor: UdevMonitor?
@@ -21,9 +23,10 @@ struct ReadLoop {
     /// event before the device leaves sysfs, so a look right after can still find it.
     var removedDevices: Set<String> = []
 
-    init(configuration: SensorReader.Configuration, stop: WakeUp, emit: @escaping (SensorEvent) -> Void) {
+    init(configuration: SensorReader.Configuration, stop: WakeUp, gate: ReadingGate, emit: @escaping (SensorEvent) -> Void) {
         self.configuration = configuration
         self.stop = stop
+        self.gate = gate
         self.emit = emit
         start = configuration.origin ?? ReadLoop.monotonic()
     }
@@ -97,29 +100,39 @@ struct ReadLoop {
         var interrupted: Bool
         var stop: Bool
         var hotPlug: Bool
+        /// The reading gate's doorbell rang: `gateClosed()` says what it means.
+        var gate: Bool
         /// The data descriptor's returned events.
         var data: Int16
         var timedOut: Bool { ready == 0 }
     }
 
-    /// Waits in poll(2) until the stop signal, the udev monitor or `data` is ready, or
-    /// `milliseconds` pass (-1: no limit). The one place that builds the descriptors; a
-    /// tuple rather than an array, as this runs for every sample.
+    /// Waits in poll(2) until the stop signal, the udev monitor, the reading gate or
+    /// `data` is ready, or `milliseconds` pass (-1: no limit). The one place that builds
+    /// the descriptors; a tuple rather than an array, as this runs for every sample.
     func wait(milliseconds: Int32, data: Int32? = nil) -> Wake {
         var fds = (
             pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: gate.doorbell.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: data ?? -1, events: Int16(POLLIN), revents: 0)
         )
-        let count: nfds_t = data == nil ? 2 : 3
+        let count: nfds_t = data == nil ? 3 : 4
         let ready = withUnsafeMutableBytes(of: &fds) { bytes in
-            // A tuple of three pollfds is laid out as an array of them (homogeneous
+            // A tuple of four pollfds is laid out as an array of them (homogeneous
             // tuples are), and its buffer is never empty.
             poll(bytes.baseAddress!.assumingMemoryBound(to: pollfd.self), count, milliseconds)
         }
         return Wake(
             ready: ready, interrupted: ready < 0 && errno == EINTR, stop: fds.0.revents != 0, hotPlug: fds.1.revents != 0,
-            data: fds.2.revents)
+            gate: fds.2.revents != 0, data: fds.3.revents)
+    }
+
+    /// After the gate's doorbell rang: silences it and says whether reading should stop.
+    /// Drained before the flag is read, so a change made meanwhile rings again.
+    func gateClosed() -> Bool {
+        gate.doorbell.drain()
+        return !gate.isOpen
     }
 
     /// Blocks until udev reports an IIO device added (or, without udev, a few seconds
@@ -132,6 +145,7 @@ struct ReadLoop {
             let wake = wait(milliseconds: -1)
             if wake.interrupted { continue }
             if wake.stop { return false }
+            if wake.gate { _ = gateClosed() }
             while let event = monitor.receive() {
                 note(event)
                 if event.action == .add || event.action == .change { return true }
@@ -142,8 +156,24 @@ struct ReadLoop {
     /// Sleeps `seconds`; false when asked to stop meanwhile.
     func sleepOrStop(seconds: Double) -> Bool { !stop.wait(seconds: seconds) }
 
-    /// Opens and reads one sensor until it goes away or the thread is stopped.
-    /// Returns whether it was attached at all.
+    /// Why reading one sensor stopped.
+    enum ReadEnd {
+        /// The thread was asked to stop.
+        case stopped
+        /// The sensor went away or failed, for this reason.
+        case lost(String)
+        /// Nothing consumes the events: the reading gate closed.
+        case paused
+    }
+
+    /// What one sensor is read through while it is read.
+    enum Reading {
+        case buffered(BufferedScans)
+        case polled(PolledAxes)
+    }
+
+    /// Opens and reads one sensor until it goes away or the thread is stopped, pausing
+    /// while the reading gate is closed. Returns whether it was attached at all.
     mutating func readUntilLost(_ found: AccelerometerDiscovery.Found) -> Bool {
         let id = found.candidate.id
         let context: IIOContext
@@ -158,30 +188,77 @@ struct ReadLoop {
             return false
         }
         if configuration.forcePolling { info.readPath = .polled }
-        var reader: BufferedScans?
+        // Nothing is enabled for a sensor that is not to be read: its buffer is made only
+        // when reading starts. The polled path's files are open before `attached` is
+        // said, so whoever sees it sees the reader as it will stay (the hot-plug test
+        // counts descriptors then).
+        let syspath = found.udev?.syspath
+        var reading = gate.isOpen ? startReading(device, info: &info, syspath: syspath) : nil
+        for issue in info.issues { emit(.warning(issue.description)) }
+        emit(.attached(info))
+        let unreadable = "\(device.id) has no accel_x, accel_y and accel_z channels"
+        if gate.isOpen && reading == nil {
+            emit(.lost(device: id, reason: unreadable))
+            return true
+        }
+        while true {
+            if reading == nil {
+                emit(.idle(device: id))
+                if let end = waitForGate(id) {
+                    if case .lost(let reason) = end { emit(.lost(device: id, reason: reason)) }
+                    return true
+                }
+                reading = startReading(device, info: &info, syspath: syspath)
+                guard reading != nil else {
+                    emit(.lost(device: id, reason: unreadable))
+                    return true
+                }
+                emit(.reading(device: id, read: info.readPath))
+            }
+            let end: ReadEnd =
+                switch reading {
+                case .buffered(let scans): readBuffered(scans, info: info)
+                case .polled(let axes): readPolled(axes, device: device, info: info)
+                case nil: .paused
+                }
+            switch end {
+            case .stopped: return true
+            case .lost(let reason):
+                emit(.lost(device: id, reason: reason))
+                return true
+            case .paused:
+                // Letting go of the buffer disables it (libiio writes buffer/enable 0), so
+                // the driver can power the sensor down; the polled files were closed.
+                reading = nil
+            }
+        }
+    }
+
+    /// Makes what reads the sensor: its buffer, or (without one, or when it cannot be
+    /// made) its axis files, updating `info.readPath`. Nil when it has no axes to read.
+    private func startReading(_ device: IIODevice, info: inout AccelerometerInfo, syspath: String?) -> Reading? {
         if info.readPath == .buffered {
             do {
-                reader = try BufferedScans(device: device, rate: info.samplingFrequency ?? configuration.rate)
+                return .buffered(try BufferedScans(device: device, rate: info.samplingFrequency ?? configuration.rate))
             } catch {
-                emit(.warning("\(id): buffered reading failed (\(error)); polling instead"))
+                emit(.warning("\(device.id): buffered reading failed (\(error)); polling instead"))
                 info.readPath = .polled
             }
         }
-        // The polled path's files are open before `attached` is said, so whoever sees it
-        // sees the reader as it will stay (the hot-plug test counts descriptors then).
-        let axes = reader == nil ? PolledAxes.open(device, syspath: found.udev?.syspath) : nil
-        for issue in info.issues { emit(.warning(issue.description)) }
-        emit(.attached(info))
-        let reason: String? =
-            if let reader {
-                readBuffered(reader, info: info)
-            } else if let axes {
-                readPolled(axes, device: device, info: info)
-            } else {
-                "\(device.id) has no accel_x, accel_y and accel_z channels"
-            }
-        if let reason { emit(.lost(device: id, reason: reason)) }
-        return true
+        return PolledAxes.open(device, syspath: syspath).map { .polled($0) }
+    }
+
+    /// While the gate is closed: waits for it to open (nil), the stop signal, or udev
+    /// saying the device went away. Nothing but the udev monitor and the two signals is
+    /// watched, so an idle sensor costs no wake-up.
+    private mutating func waitForGate(_ id: String) -> ReadEnd? {
+        while true {
+            if !gateClosed() { return nil }
+            let wake = wait(milliseconds: -1)
+            if wake.interrupted { continue }
+            if wake.stop { return .stopped }
+            if wake.hotPlug, removed(id) { return .lost("removed") }
+        }
     }
 
     /// Did udev say our device went away? Drains the monitor, keeping track of what

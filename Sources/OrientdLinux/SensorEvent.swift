@@ -14,6 +14,11 @@ public enum SensorEvent: Sendable {
     case stalled(device: String, seconds: Double)
     /// A stalled sensor sends again.
     case resumed(device: String, afterSeconds: Double)
+    /// The sensor is no longer read: nothing consumes the events (`setReading(false)`).
+    /// A buffered sensor's buffer is disabled, so the driver can power it down.
+    case idle(device: String)
+    /// The sensor is read again after `idle`, by `read`.
+    case reading(device: String, read: AccelerometerInfo.ReadPath)
     /// No sensor yet; the thread waits for one to appear (`--wait`).
     case waiting(String)
     /// Something odd but not fatal: a bad attribute, a read error that was retried.

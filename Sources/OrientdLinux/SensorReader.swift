@@ -50,10 +50,13 @@ public struct SensorReader: Sendable {
 
     public let configuration: Configuration
     private let stopSignal: WakeUp
+    private let gate: ReadingGate
 
-    public init(configuration: Configuration) throws(Errno) {
+    /// `reading`: whether the sensor is read from the start (`setReading`).
+    public init(configuration: Configuration, reading: Bool = true) throws(Errno) {
         self.configuration = configuration
         stopSignal = try WakeUp()
+        gate = try ReadingGate(open: reading)
     }
 
     /// Starts the thread; `handle` is called on it with every event, then `finished`
@@ -64,13 +67,19 @@ public struct SensorReader: Sendable {
     ) {
         let configuration = configuration
         let stopSignal = stopSignal
+        let gate = gate
         BackgroundThread.start {
-            var loop = ReadLoop(configuration: configuration, stop: stopSignal, emit: handle)
+            var loop = ReadLoop(configuration: configuration, stop: stopSignal, gate: gate, emit: handle)
             loop.run()
             withExtendedLifetime(loop) {}
             finished()
         }
     }
+
+    /// Reads the sensor, or stops reading it while keeping it attached (`ReadingDemand`):
+    /// the thread acts at once, and says so with `idle` and `reading` events. Hot-plug
+    /// is still followed while idle.
+    public func setReading(_ reading: Bool) { gate.set(reading) }
 
     /// Ends the thread at its next wake-up (at once: the signal wakes its poll).
     public func stop() { stopSignal.signal() }

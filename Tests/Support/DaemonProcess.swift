@@ -13,12 +13,21 @@ public final class DaemonProcess: Sendable {
     private let errorText = Mutex<String>("")
     private let readers = DispatchGroup()
 
-    public init(_ arguments: [String], environment: [String: String]? = nil) throws {
+    /// `outputToJournal`: standard output looks like the journal to the daemon, as under
+    /// systemd: `JOURNAL_STREAM` names the pipe's device and inode (the test still reads
+    /// what it writes).
+    public init(_ arguments: [String], environment: [String: String]? = nil, outputToJournal: Bool = false) throws {
         let process = Process()
         process.executableURL = OrientdProcess.executable
         process.arguments = arguments
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe()
+        var environment = environment
+        if outputToJournal {
+            var info = stat()
+            fstat(out.fileHandleForWriting.fileDescriptor, &info)
+            environment = (environment ?? [:]).merging(["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"]) { $1 }
+        }
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let err = Pipe()
         let inPipe = Pipe()
         process.standardOutput = out

@@ -1,4 +1,5 @@
-/// `{"event":"sensor",...}`: the sensor was attached, lost, went silent or sends again.
+/// `{"event":"sensor",...}`: the sensor was attached, lost, went silent or sends again,
+/// or its reading paused because nothing consumes the events, or resumed.
 public struct SensorStateEvent: Hashable, Sendable {
     public enum State: Hashable, Sendable {
         /// `read` is how it is read ("buffered" or "polled"); `rate` its sampling
@@ -7,6 +8,10 @@ public struct SensorStateEvent: Hashable, Sendable {
         case stalled(seconds: Double)
         case resumed(afterSeconds: Double)
         case lost(reason: String)
+        /// Not read: nothing consumes the events (`ReadingDemand`).
+        case idle
+        /// Read again after `idle`; `read` as in `attached`.
+        case reading(read: String)
     }
 
     public var state: State
@@ -28,6 +33,8 @@ public struct SensorStateEvent: Hashable, Sendable {
         case .stalled: json.add("state", "stalled")
         case .resumed: json.add("state", "resumed")
         case .lost: json.add("state", "lost")
+        case .idle: json.add("state", "idle")
+        case .reading: json.add("state", "reading")
         }
         json.add("time", time)
         json.add("device", device)
@@ -41,6 +48,10 @@ public struct SensorStateEvent: Hashable, Sendable {
             json.add("silent", seconds, decimals: 3)
         case .lost(let reason):
             json.add("reason", reason)
+        case .idle:
+            break
+        case .reading(let read):
+            json.add("read", read)
         }
         json.add("version", OrientationEvent.schemaVersion)
         return json.line()

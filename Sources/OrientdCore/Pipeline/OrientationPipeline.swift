@@ -43,6 +43,12 @@ public struct OrientationPipeline: Sendable {
         classifier = OrientationClassifier(parameters: classifier.parameters)
     }
 
+    /// The same sensor read again after a pause: a fresh classifier; the lock, the
+    /// screen and the last event stay, as with `replaceSensor`.
+    public mutating func restartClassifier() {
+        classifier = OrientationClassifier(parameters: classifier.parameters)
+    }
+
     /// New classifier parameters (a configuration reload): a fresh classifier, which
     /// finds the pose again; the lock and the screen stay until it does.
     public mutating func setParameters(_ parameters: ClassifierParameters) {

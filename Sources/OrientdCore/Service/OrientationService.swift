@@ -23,6 +23,9 @@ public struct OrientationService: Sendable {
     public var hinge: Double? { hingeTracker.angle }
     /// What is waiting to be broadcast, oldest first.
     public private(set) var outbox: [Outgoing] = []
+    /// Whether the sensor is read (`ReadingDemand`): while it is not, the pose is the
+    /// last one read, and the `orientation` reply says so.
+    public var isReading = true
 
     public enum Outgoing: Sendable {
         /// An orientation event: broadcast, and run the hooks if the screen changed.
@@ -108,6 +111,18 @@ public struct OrientationService: Sendable {
         if let event { outbox.append(.sensor(event)) }
     }
 
+    /// The sensor is read again after a pause (`ReadingDemand`): a fresh classifier, as
+    /// for a new sensor. The filter and a pending change hold readings from before the
+    /// pause, and the reported pose's hysteresis and hold time would slow the first
+    /// answer; a fresh one finds the pose as at start (`initial-hold-time`). The screen
+    /// and the last event stay, so an event follows only if the pose changed meanwhile
+    /// (cause `sensor`, not `start`: the stream had a first state already).
+    public mutating func resumeReading(event: SensorStateEvent) {
+        units = UnitsCheck()
+        pipeline.restartClassifier()
+        outbox.append(.sensor(event))
+    }
+
     /// The source's own event (a sensor lost) or message.
     public mutating func post(_ item: Outgoing) {
         outbox.append(item)
@@ -131,7 +146,13 @@ public struct OrientationService: Sendable {
         var released: Bool?
         switch command {
         case .orientation:
-            return Execution(reply: ControlReply.success("orientation") { ControlReply.addState(of: self, to: &$0) })
+            // While nothing consumes the events the sensor is not read, and a one-shot
+            // question does not wake it: the answer is the last pose read, marked so.
+            return Execution(
+                reply: ControlReply.success("orientation") {
+                    ControlReply.addState(of: self, to: &$0)
+                    $0.add("reading", isReading)
+                })
         case .lock(let set, let words):
             let (event, outcome) = pipeline.lock(set)
             if outcome.overridesConfigured {

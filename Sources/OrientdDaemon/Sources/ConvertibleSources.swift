@@ -20,6 +20,9 @@ final class ConvertibleSources: Sendable {
         /// deliver an event or two, which must not reach the service.
         var generation = 0
         var stopped = false
+        /// Whether the base is read (`ReadingDemand`), for the reader there is and any
+        /// started later.
+        var reading = true
     }
 
     private let base = Mutex(Base())
@@ -61,7 +64,7 @@ final class ConvertibleSources: Sendable {
             let wanted = service.withService { $0.wantsBaseSensor }
             if wanted, state.reader == nil, !state.stopped {
                 state.generation += 1
-                state.reader = startBase(baseConfiguration, generation: state.generation, into: service)
+                state.reader = startBase(baseConfiguration, generation: state.generation, reading: state.reading, into: service)
                 return false
             }
             guard !wanted, let reader = state.reader else { return false }
@@ -73,6 +76,16 @@ final class ConvertibleSources: Sendable {
         if stoppedOne {
             service.post(.note("the base accelerometer is no longer read: a tablet-mode switch answers, or rotate-in is always"))
             service.detachBase()
+        }
+    }
+
+    /// Pauses or resumes the base accelerometer with the display's. The hinge needs no
+    /// reset after a pause: a base reading older than `HingeTracker.pairingWindow` is
+    /// never paired, and a jump in the angle waits for the next reading to agree.
+    func setReading(_ reading: Bool) {
+        base.withLock { state in
+            state.reading = reading
+            state.reader?.setReading(reading)
         }
     }
 
@@ -90,11 +103,11 @@ final class ConvertibleSources: Sendable {
     }
 
     private func startBase(
-        _ configuration: SensorReader.Configuration, generation: Int, into service: SharedService
+        _ configuration: SensorReader.Configuration, generation: Int, reading: Bool, into service: SharedService
     ) -> SensorReader? {
         let reader: SensorReader
         do {
-            reader = try SensorReader(configuration: configuration)
+            reader = try SensorReader(configuration: configuration, reading: reading)
         } catch {
             service.post(.warning("cannot read the base accelerometer: \(error)"))
             return nil
@@ -113,8 +126,9 @@ final class ConvertibleSources: Sendable {
                 service.post(.note("the base accelerometer \(device) is lost: \(reason)"))
             case .stalled(let device, let seconds):
                 service.post(.warning("the base accelerometer \(device) has sent nothing for \(Int(seconds)) s"))
-            case .resumed, .waiting:
-                // Most machines have no base sensor: waiting for one is not news.
+            case .resumed, .waiting, .idle, .reading:
+                // Most machines have no base sensor: waiting for one is not news. Pausing
+                // is the display's news, said once by its reader.
                 break
             case .warning(let message):
                 service.post(.warning(message))

@@ -31,6 +31,15 @@ public struct SensorSource: SampleSource {
 
     public var clockOrigin: Double? { reader.configuration.origin }
 
+    public var readsOnDemand: Bool { true }
+
+    /// The display sensor and the base sensor pause and resume together; the
+    /// tablet-mode switch is read throughout (it costs nothing until it moves).
+    public func setReading(_ reading: Bool) {
+        reader.setReading(reading)
+        convertible.setReading(reading)
+    }
+
     public func start(into service: SharedService) {
         convertible.start(into: service)
         reader.start(
@@ -64,6 +73,17 @@ public struct SensorSource: SampleSource {
                     service.post(.sensor(SensorStateEvent(.resumed(afterSeconds: seconds), device: device, time: time)))
                     service.post(.note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s"))
                     service.post(.opened("reading \(device)"))
+                case .idle(let device):
+                    let time = service.withService { $0.pipeline.lastTime }
+                    service.post(.sensor(SensorStateEvent(.idle, device: device, time: time)))
+                    service.post(
+                        .note("\(device) is not read: nothing consumes the events (no subscriber, no hook, output to the journal)"))
+                    service.post(.opened("\(device) idle: nothing consumes the events"))
+                case .reading(let device, let read):
+                    let time = service.withService { $0.pipeline.lastTime }
+                    service.resumeReading(event: SensorStateEvent(.reading(read: read.rawValue), device: device, time: time))
+                    service.post(.note("\(device) is read again, \(read.rawValue): something consumes the events"))
+                    service.post(.opened("reading \(device), \(read.rawValue)"))
                 case .waiting(let message):
                     service.post(.note(message))
                     service.post(.waiting(message))

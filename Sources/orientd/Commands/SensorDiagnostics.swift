@@ -22,7 +22,7 @@ extension Diagnostics {
             error(message)
             suggestWithoutSensor()
             return .unavailable
-        case .attached, .sample:
+        case .attached, .sample, .idle, .reading:
             break
         }
         return nil
