@@ -27,28 +27,12 @@ struct RealSystemdTests {
 
 enum RealSystemd {
     static let programs = ["debootstrap", "systemd-nspawn", "nsenter", "umockdev-run", "make", "jq"]
-    static let missing: [String] = {
-        var missing = programs.filter { name in
-            !["/usr/bin", "/bin", "/usr/sbin", "/sbin"].contains {
-                FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
-            }
-        }
-        if getuid() != 0 { missing.append("root") }
-        return missing
-    }()
-    static let skipReason: String = {
-        guard !missing.isEmpty else { return "" }
-        let message = """
-
-            ************************************************************************
-            SKIPPED: RealSystemdTests (the unit under a real systemd as PID 1):
-            missing: \(missing.joined(separator: ", ")).
+    static let counterpart = MissingCounterpart(programs: programs, needsRoot: true)
+    static var missing: [String] { counterpart.missing }
+    static let skipReason = counterpart.skipReason(
+        suite: "RealSystemdTests (the unit under a real systemd as PID 1)",
+        why: """
             It boots a container, so it needs root; scripts/install-dependencies
             --tests (make test) installs the programs.
-            ************************************************************************
-
-            """
-        FileHandle.standardError.write(Data(message.utf8))
-        return "missing: \(missing.joined(separator: ", "))"
-    }()
+            """)
 }

@@ -15,31 +15,15 @@ enum Guest {
     ]
 
     /// What the guest needs on this machine; empty when it can run.
-    static let missing: [String] = {
-        var missing = ["qemu-system-x86_64", "debootstrap", "mkfs.ext4", "python3", "make"].filter { name in
-            !["/usr/bin", "/bin", "/usr/sbin", "/sbin"].contains {
-                FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
-            }
-        }
-        if getuid() != 0 { missing.append("root") }
-        return missing
-    }()
-
-    static let skipReason: String = {
-        guard !missing.isEmpty else { return "" }
-        let message = """
-
-            ************************************************************************
-            SKIPPED: RealKernelTests (orientd on a real Linux kernel under qemu):
-            missing: \(missing.joined(separator: ", ")).
+    static let counterpart = MissingCounterpart(
+        programs: ["qemu-system-x86_64", "debootstrap", "mkfs.ext4", "python3", "make"], needsRoot: true)
+    static var missing: [String] { counterpart.missing }
+    static let skipReason = counterpart.skipReason(
+        suite: "RealKernelTests (orientd on a real Linux kernel under qemu)",
+        why: """
             It builds and boots a Debian 12 guest, so it needs root;
             scripts/install-dependencies --tests (scripts/test) installs the rest.
-            ************************************************************************
-
-            """
-        FileHandle.standardError.write(Data(message.utf8))
-        return "missing: \(missing.joined(separator: ", "))"
-    }()
+            """)
 
     /// Boots the guest once (building what it needs on first use: the .deb, the tool,
     /// the image); nil when it is up, else why not, with the console's last lines.

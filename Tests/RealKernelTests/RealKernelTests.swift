@@ -176,11 +176,14 @@ extension RealKernelTests {
             systemd-run --quiet --unit=virtual-sensor-sandbox --collect \
                 /mnt/share/virtual-sensor devices --display \(recording) --loop --control /run/vs.ctl
             for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
+            orientd monitor >/dev/null 2>&1 &  # a consumer: without one nothing is read
+            monitor=$!
             systemctl reload orientd
             sleep 1
             echo unplug > /run/vs.ctl; sleep 1; echo plug > /run/vs.ctl; sleep 2
             orientd ctl status >/dev/null
             echo quit > /run/vs.ctl
+            kill $monitor  # the guest agent waits for every holder of the output to end
             systemctl is-active orientd
             """, timeout: 120)
         #expect(exercise.status == 0, "\(exercise.stdout)\(exercise.stderr)")
@@ -246,6 +249,8 @@ extension RealKernelTests {
                 systemd-run --quiet --unit=virtual-sensor-2in1 --collect /mnt/share/virtual-sensor devices "$@" --control /run/vs.ctl
                 for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
                 [ -S /run/orientd/control.sock ] || fail "orientd did not start"
+                orientd monitor >/dev/null 2>&1 &  # a consumer: without one nothing is read
+                monitors="${monitors:-} $!"
             }
             start --display \(display) --base \(base)
             await '\\["laptop","hinge",'
@@ -262,6 +267,7 @@ extension RealKernelTests {
             for i in $(seq 100); do [ "$(modes | grep -o '"switch"' | wc -l)" -ge 3 ] && break; sleep 0.1; done
             echo "switch: $(modes)"
             echo quit > /run/vs.ctl
+            kill $monitors 2>/dev/null; true  # the agent waits for every holder of the output to end
             """, timeout: 180)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -272,5 +278,51 @@ extension RealKernelTests {
         #expect(result.stdout.contains(#""base":"iio:device"#), "status names the base accelerometer: \(result.stdout)")
         let switched = try #require(lines.first { $0.hasPrefix("switch: ") }, "\(result.stdout)")
         #expect(switched.hasSuffix(#"["laptop","switch",0] ["tablet","switch",0] ["laptop","switch",0] "#), "\(switched)")
+    }
+}
+
+extension RealKernelTests {
+    @Test("power: the sensor is runtime-suspended while nothing consumes orientation, active while a subscriber does")
+    func runtimeSuspendedWhenIdle() throws {
+        // Under the unit standard output is the journal, which consumes nothing; the
+        // kernel's hid-sensor-trigger powers the hub down when the buffer is disabled, and
+        // runtime PM suspends it after its autosuspend delay (about 3 s on Linux 6.1).
+        try Guest.copyInFeeder()
+        let recording = try Guest.copyIn(Self.recordings.appendingPathComponent("picked-up-from-table.csv").path)
+        let result = try Guest.run(
+            """
+            set -u
+            fail() { echo "$*" >&2; exit 1; }
+            systemd-run --quiet --unit=virtual-sensor-power --collect \
+                /mnt/share/virtual-sensor devices --display \(recording) --loop --control /run/vs.ctl
+            for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
+            [ -S /run/orientd/control.sock ] || fail "orientd did not start"
+            status() { cat /sys/bus/iio/devices/iio:device0/../power/runtime_status; }
+            reading() { orientd ctl status | jq -c '{reading, consumers}'; }
+            until_status() {  # until_status STATE SECONDS: prints how long it took
+                start=$(cut -d' ' -f1 /proc/uptime)
+                for i in $(seq $(( $2 * 10 ))); do
+                    [ "$(status)" = "$1" ] && { awk -v s="$start" -v n="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { print n - s }'; return; }
+                    sleep 0.1
+                done
+                fail "runtime_status is $(status), not $1, after $2 s; orientd: $(reading)"
+            }
+            echo "idle: $(until_status suspended 15) s $(reading)"
+            orientd monitor >/dev/null 2>&1 & monitor=$!
+            echo "subscribed: $(until_status active 3) s $(reading)"
+            sleep 3
+            echo "still subscribed: $(status)"
+            kill $monitor
+            echo "left: $(until_status suspended 15) s $(reading)"
+            echo quit > /run/vs.ctl
+            """, timeout: 120)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        print("real kernel, runtime PM: \(result.stdout.split(separator: "\n").joined(separator: "; "))")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first { $0.hasPrefix("idle: ") }?.hasSuffix(#"{"reading":false,"consumers":[]}"#) == true, "\(lines)")
+        #expect(
+            lines.first { $0.hasPrefix("subscribed: ") }?.hasSuffix(#"{"reading":true,"consumers":["subscribers"]}"#) == true, "\(lines)")
+        #expect(lines.contains("still subscribed: active"), "\(lines)")
+        #expect(lines.first { $0.hasPrefix("left: ") }?.hasSuffix(#"{"reading":false,"consumers":[]}"#) == true, "\(lines)")
     }
 }

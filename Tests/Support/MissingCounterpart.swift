@@ -1,0 +1,33 @@
+import Foundation
+
+/// What a suite that runs a real counterpart (a booted systemd, a qemu guest) lacks on
+/// this machine, and the loud message that says so when the suite is skipped.
+public struct MissingCounterpart: Sendable {
+    public let missing: [String]
+
+    /// `programs` looked for in the system's directories, and root when `needsRoot`.
+    public init(programs: [String], needsRoot: Bool) {
+        var missing = programs.filter { name in
+            !["/usr/bin", "/bin", "/usr/sbin", "/sbin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
+        }
+        if needsRoot && getuid() != 0 { missing.append("root") }
+        self.missing = missing
+    }
+
+    /// Writes the banner to standard error when something is missing, and returns the
+    /// skip reason for `.enabled(if:)`; "" when nothing is.
+    public func skipReason(suite: String, why: String) -> String {
+        guard !missing.isEmpty else { return "" }
+        let message = """
+
+            ************************************************************************
+            SKIPPED: \(suite):
+            missing: \(missing.joined(separator: ", ")).
+            \(why)
+            ************************************************************************
+
+            """
+        FileHandle.standardError.write(Data(message.utf8))
+        return "missing: \(missing.joined(separator: ", "))"
+    }
+}
