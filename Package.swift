@@ -100,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "virtual-sensor",
             dependencies: [
-                "OrientdCore", "OrientdIO", "OrientdClient", "CVirtualDevices",
+                "OrientdCore", "OrientdIO", "OrientdClient", "CVirtualDevices", "CEvdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

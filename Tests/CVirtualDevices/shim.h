@@ -1,14 +1,11 @@
-// The kernel's interfaces for making devices from userspace, for the test tool
-// virtual-sensor: /dev/uhid (a HID device the kernel's own drivers bind to) and
-// /dev/uinput (an evdev switch). struct uhid_event is a packed struct of unions, which
-// Swift cannot reach into, and the ioctl numbers are function-like macros, which Swift
-// does not import: these inline functions are the only way in, and do nothing else.
+// /dev/uhid, the kernel's interface for making a HID device from userspace (the kernel's
+// own drivers bind to it), for the test tool virtual-sensor; no library wraps it.
+// struct uhid_event is a packed struct of unions, which Swift cannot reach into: these
+// inline functions are the only way in, and do nothing else. (The uinput switch uses
+// libevdev's uinput support, through CEvdev.)
 #include <stdint.h>
 #include <linux/uhid.h>
-#include <linux/uinput.h>
-#include <linux/input-event-codes.h>
 #include <string.h>
-#include <sys/ioctl.h>
 
 static inline size_t vd_uhid_event_size(void) { return sizeof(struct uhid_event); }
 static inline uint32_t vd_uhid_type(const struct uhid_event *e) { return e->type; }
@@ -72,17 +69,3 @@ static inline void vd_uhid_set_report_reply(struct uhid_event *e, uint32_t id, u
     e->u.set_report_reply.id = id;
     e->u.set_report_reply.err = err;
 }
-
-static inline int vd_uinput_set_evbit(int fd, int bit) { return ioctl(fd, UI_SET_EVBIT, bit); }
-static inline int vd_uinput_set_swbit(int fd, int bit) { return ioctl(fd, UI_SET_SWBIT, bit); }
-static inline int vd_uinput_create(int fd, const char *name, uint16_t vendor, uint16_t product) {
-    struct uinput_setup setup;
-    memset(&setup, 0, sizeof(setup));
-    setup.id.bustype = BUS_VIRTUAL;
-    setup.id.vendor = vendor;
-    setup.id.product = product;
-    strncpy(setup.name, name, sizeof(setup.name) - 1);
-    if (ioctl(fd, UI_DEV_SETUP, &setup) < 0) return -1;
-    return ioctl(fd, UI_DEV_CREATE);
-}
-static inline int vd_uinput_destroy(int fd) { return ioctl(fd, UI_DEV_DESTROY); }

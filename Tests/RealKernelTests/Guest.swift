@@ -34,34 +34,37 @@ enum Guest {
             executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["make"], timeout: 3600)
         guard let make else { return "make could not be started" }
         guard make.status == 0 else { return "make deb vm-tools failed (\(make.status)):\n\(make.stderr.suffix(3000))" }
-        let result = try? OrientdProcess.run(
-            [vm, "boot", "--fresh", "--until-exit-of", "\(getpid())"], environment: environment,
-            executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["python3"])
-        guard let result else { return "scripts/vm could not be started" }
+        guard let result = try? scriptsVM(["boot", "--fresh", "--until-exit-of", "\(getpid())"]) else {
+            return "scripts/vm could not be started"
+        }
         return result.status == 0 ? nil : "scripts/vm boot failed (\(result.status)):\n\(result.stderr)"
     }()
 
+    /// `scripts/vm ARGUMENTS`, with the tests' own state directory.
+    private static func scriptsVM(_ arguments: [String]) throws -> OrientdProcess.Result {
+        try OrientdProcess.run(
+            [vm] + arguments, environment: environment, executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["python3"])
+    }
+
+    /// `scripts/vm ARGUMENTS` in the booted guest; throws why the guest is not there.
+    private static func booted(_ arguments: [String]) throws -> OrientdProcess.Result {
+        if let bootFailure { throw GuestError(bootFailure) }
+        return try scriptsVM(arguments)
+    }
+
     /// Runs a shell script in the guest as root; its output and exit status.
     static func run(_ script: String, timeout: Double = 120) throws -> OrientdProcess.Result {
-        if let bootFailure { throw GuestError(bootFailure) }
-        return try OrientdProcess.run(
-            [vm, "run", "--timeout", "\(Int(timeout))", "--", "sh", "-c", script], environment: environment,
-            executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["python3"])
+        try booted(["run", "--timeout", "\(Int(timeout))", "--", "sh", "-c", script])
     }
 
     /// `scripts/vm play`: the recording through the kernel into the installed daemon.
     static func play(_ recording: String, _ arguments: [String] = []) throws -> OrientdProcess.Result {
-        if let bootFailure { throw GuestError(bootFailure) }
-        return try OrientdProcess.run(
-            [vm, "play", recording] + arguments, environment: environment, executable: URL(fileURLWithPath: "/usr/bin/env"),
-            prefix: ["python3"])
+        try booted(["play", recording] + arguments)
     }
 
     /// Puts a host file into the guest (through the share); its path there.
     static func copyIn(_ path: String) throws -> String {
-        if let bootFailure { throw GuestError(bootFailure) }
-        let result = try OrientdProcess.run(
-            [vm, "copy-in", path], environment: environment, executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["python3"])
+        let result = try booted(["copy-in", path])
         guard result.status == 0 else { throw GuestError("scripts/vm copy-in \(path) failed: \(result.stderr)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -70,6 +73,19 @@ enum Guest {
     static func copyInFeeder() throws {
         _ = try copyIn(repository.appendingPathComponent(".build-package/release/virtual-sensor").path)
     }
+
+    /// Shell functions for a test's guest script: `fail MESSAGE` (to stderr, exit 1), and
+    /// `plug_devices ARGUMENTS` (`virtual-sensor devices ARGUMENTS --control /run/vs.ctl`
+    /// as a transient unit, then a wait of up to 10 s for the daemon udev starts for it).
+    static let shellFunctions = #"""
+        fail() { echo "$*" >&2; exit 1; }
+        plug_devices() {
+            systemd-run --quiet --unit="virtual-sensor-devices-$(date +%s%N)" --collect \
+                /mnt/share/virtual-sensor devices "$@" --control /run/vs.ctl
+            for i in $(seq 100); do [ -S /run/orientd/control.sock ] && return; sleep 0.1; done
+            fail "orientd did not start for the plugged devices"
+        }
+        """#
 
     /// Back to a guest with orientd stopped, no virtual device, no saved lock and no
     /// local hwdb or configuration left by a test.

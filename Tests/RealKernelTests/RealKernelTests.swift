@@ -99,11 +99,8 @@ extension RealKernelTests {
         let result = try Guest.run(
             #"""
             set -u
-            fail() { echo "$*" >&2; exit 1; }
-            systemd-run --quiet --unit=virtual-sensor-hotplug --collect \
-                /mnt/share/virtual-sensor devices --display \#(recording) --loop --control /run/vs.ctl
-            for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
-            [ -S /run/orientd/control.sock ] || fail "orientd did not start for the plugged sensor"
+            \#(Guest.shellFunctions)
+            plug_devices --display \#(recording) --loop
             orientd monitor > /run/monitor.ndjson 2>/run/monitor.err &
             monitor=$!
             seen() { grep -c "\"state\":\"$1\"" /run/monitor.ndjson; }
@@ -173,9 +170,8 @@ extension RealKernelTests {
         let exercise = try Guest.run(
             """
             set -e
-            systemd-run --quiet --unit=virtual-sensor-sandbox --collect \
-                /mnt/share/virtual-sensor devices --display \(recording) --loop --control /run/vs.ctl
-            for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
+            \(Guest.shellFunctions)
+            plug_devices --display \(recording) --loop
             orientd monitor >/dev/null 2>&1 &  # a consumer: without one nothing is read
             monitor=$!
             systemctl reload orientd
@@ -231,7 +227,7 @@ extension RealKernelTests {
         let result = try Guest.run(
             """
             set -u
-            fail() { echo "$*" >&2; exit 1; }
+            \(Guest.shellFunctions)
             echo 'SUBSYSTEM=="iio", KERNELS=="0006:FEED:BA5E.*", ENV{ACCEL_LOCATION}="base"' \
                 > /etc/udev/rules.d/59-orientd-test-base.rules
             udevadm control --reload
@@ -246,9 +242,7 @@ extension RealKernelTests {
                 fail "no mode event like $1: $(modes)"
             }
             start() {
-                systemd-run --quiet --unit=virtual-sensor-2in1 --collect /mnt/share/virtual-sensor devices "$@" --control /run/vs.ctl
-                for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
-                [ -S /run/orientd/control.sock ] || fail "orientd did not start"
+                plug_devices "$@"
                 orientd monitor >/dev/null 2>&1 &  # a consumer: without one nothing is read
                 monitors="${monitors:-} $!"
             }
@@ -292,11 +286,8 @@ extension RealKernelTests {
         let result = try Guest.run(
             """
             set -u
-            fail() { echo "$*" >&2; exit 1; }
-            systemd-run --quiet --unit=virtual-sensor-power --collect \
-                /mnt/share/virtual-sensor devices --display \(recording) --loop --control /run/vs.ctl
-            for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
-            [ -S /run/orientd/control.sock ] || fail "orientd did not start"
+            \(Guest.shellFunctions)
+            plug_devices --display \(recording) --loop
             status() { cat /sys/bus/iio/devices/iio:device0/../power/runtime_status; }
             reading() { orientd ctl status | jq -c '{reading, consumers}'; }
             until_status() {  # until_status STATE SECONDS: prints how long it took

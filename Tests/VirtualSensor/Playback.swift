@@ -4,7 +4,6 @@ import OrientdIO
 /// A recording as the virtual sensor plays it: its samples (raw, before the mount matrix,
 /// as a sensor reports them) on the recording's own clock, and where playing has got to.
 struct Playback {
-    let source: String
     let header: RecordingHeader
     let samples: [Sample]
     /// Plays again from the start after the end (for hot-plug and soak runs).
@@ -34,7 +33,6 @@ struct Playback {
             throw VirtualDeviceError("\(error)")
         }
         guard !samples.isEmpty else { throw VirtualDeviceError("\(path): the recording has no samples") }
-        source = path
         self.header = header
         self.samples = samples
         self.loops = loops

@@ -48,9 +48,6 @@ final class VirtualAccelerometer {
         self.log = log
     }
 
-    var isPlugged: Bool { device != nil }
-    var hasStarted: Bool { playback.hasStarted }
-
     /// Makes the HID device; the kernel binds its drivers to it.
     func plug() throws(VirtualDeviceError) {
         guard device == nil else { return }
