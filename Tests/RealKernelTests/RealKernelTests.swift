@@ -24,7 +24,7 @@ struct RealKernelTests {
         #expect(play.status == 0, "\(play.stderr)")
         let summary = try #require(Summary(play.stderr), "no summary from virtual-sensor play: \(play.stderr)")
         let first = try #require(summary.firstEvent, "no orientation event: \(play.stderr)")
-        #expect(first - summary.plugged <= 2, "the first event came \(first - summary.plugged) s after the plug")
+        #expect(first - summary.plugged <= 2, "the first event came \(first - summary.plugged) s after the plug: \(play.stderr)")
         let unit = try Guest.run("systemctl show -p ActiveState,SubState,NRestarts,ExecMainStatus orientd")
         #expect(unit.stdout.contains("ActiveState=active") && unit.stdout.contains("NRestarts=0"), "\(unit.stdout)")
     }
