@@ -47,6 +47,11 @@ public final class SharedService: Sendable {
         update { $0.process(sample) }
     }
 
+    /// A reading at rest that showed no motion (`AdaptiveRate`): only the time moves on.
+    public func still(at time: Double) {
+        update { $0.still(at: time) }
+    }
+
     /// A sensor (again): a fresh classifier with its mount matrix; `line` is announced.
     public func attach(source: String, mountMatrix: MountMatrix, event: SensorStateEvent?) {
         update { $0.attach(source: source, mountMatrix: mountMatrix, event: event) }

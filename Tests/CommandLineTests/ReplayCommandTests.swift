@@ -24,8 +24,14 @@ struct ReplayCommandTests {
         #expect(second["previous"] as? String == "portrait-primary")
         #expect(second["transform"] as? String == "270")
         #expect(second["hyprland"] as? Int == 3)
+        // The turn is a step at 2 s after 2 s of stillness: at rest (2 readings a
+        // second from 1.5 s on) it is seen at the next reading, up to 0.5 s later, and
+        // decided a hold time after that; read at the full rate, within 0.3 s.
         let time = try #require(second["time"] as? Double)
-        #expect(time > 2 && time <= 2.3)
+        #expect(time > 2 && time <= 2 + 0.5 + 0.15, "\(time)")
+        let full = try #require(try OrientdProcess.run(["replay", "--fast", "--full-rate", path]).events)
+        let fullTime = try #require(full.dropFirst().first?["time"] as? Double)
+        #expect(fullTime > 2 && fullTime <= 2.3, "\(fullTime)")
     }
 
     @Test("paced, faster, --fast and standard input give the same events")

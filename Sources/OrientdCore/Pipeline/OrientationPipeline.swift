@@ -35,6 +35,13 @@ public struct OrientationPipeline: Sendable {
         return emit(cause: current == nil ? .start : .sensor)
     }
 
+    /// A reading at rest that showed no motion (`AdaptiveRate.Decision.still`): nothing
+    /// for the classifier, but the time moves on, for the events that are not caused by
+    /// a sample.
+    public mutating func advanceClock(to time: Double) {
+        lastTime = time
+    }
+
     /// A new sensor (or the same one back after a hot-plug): a fresh classifier with its
     /// mount matrix. The lock, the screen and the last event stay, so the screen does not
     /// move until the new sensor gives a certain pose.

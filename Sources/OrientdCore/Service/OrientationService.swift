@@ -72,6 +72,11 @@ public struct OrientationService: Sendable {
         }
     }
 
+    /// A reading at rest that showed no motion: only the time moves on.
+    public mutating func still(at time: Double) {
+        pipeline.advanceClock(to: time)
+    }
+
     /// Whether the base accelerometer should be read: only while the mode holds the
     /// screen (`rotate-in tablet`) and no switch, which is better, answers.
     public var wantsBaseSensor: Bool {

@@ -15,17 +15,22 @@ public struct RecordingSource: SampleSource {
     /// nil: as fast as possible.
     public let speed: Double?
     public let strict: Bool
+    /// Which samples are read, as the live daemon would read them (README "Quiet when
+    /// still"); the others are skipped.
+    public let rate: AdaptiveRateParameters
     public let makePipeline: PipelineMaker
     private let stopSignal: WakeUp
 
-    public init(path: String, mountMatrixOverridden: Bool, speed: Double?, strict: Bool, makePipeline: @escaping PipelineMaker)
-        throws(Errno)
-    {
+    public init(
+        path: String, mountMatrixOverridden: Bool, speed: Double?, strict: Bool,
+        rate: AdaptiveRateParameters = AdaptiveRateParameters(), makePipeline: @escaping PipelineMaker
+    ) throws(Errno) {
         stopSignal = try WakeUp()
         self.path = path
         self.mountMatrixOverridden = mountMatrixOverridden
         self.speed = speed
         self.strict = strict
+        self.rate = rate
         self.makePipeline = makePipeline
     }
 
@@ -60,6 +65,7 @@ public struct RecordingSource: SampleSource {
         var pacer = Pacer(speed: speed ?? 1)
         var samples = 0
         var certain = false
+        var schedule = AdaptiveRate(parameters: rate)
         do {
             try reader.read { event in
                 if stopSignal.isSignalled { return .stop }
@@ -73,12 +79,14 @@ public struct RecordingSource: SampleSource {
                     service.post(.warning(issue.description))
                     if strict { throw Failure(status: .dataError, message: "stopped at the first warning (--strict)") }
                 case .sample(let sample, _):
+                    let decision = schedule.admit(sample)
+                    guard decision.isRead else { return .proceed }
                     samples += 1
                     if speed != nil {
                         let wait = pacer.secondsUntil(sample.time)
                         if wait > 0, stopSignal.wait(seconds: wait) { return .stop }
                     }
-                    service.process(sample)
+                    if decision.isClassified { service.process(sample) } else { service.still(at: sample.time) }
                     if !certain { certain = service.withService { $0.pipeline.current != nil } }
                 }
                 return .proceed

@@ -32,7 +32,7 @@ struct Evaluate: ParsableCommand {
         help: ArgumentHelp(
             "Print figures instead of violations: for the device pose and the screen, per recording and in total.",
             discussion:
-                "holds, missed holds, median and 95th-percentile latency, accuracy (share of held samples right), and spurious changes per hour of held time."
+                "holds, missed holds, median and 95th-percentile latency, accuracy (share of held samples right), spurious changes per hour of held time, and the share of samples read (the adaptive rate skips the others while the device is still)."
         ))
     var table = false
 
@@ -46,13 +46,14 @@ struct Evaluate: ParsableCommand {
         var failures = 0
         var worst = 0.0
         var totals = (device: EvaluationFigures(), screen: EvaluationFigures())
+        var totalSamples = (all: 0, read: 0)
         if table { print(FiguresTable.header) }
         for path in paths {
             let verdict: LabelledReplay.Verdict?
             do {
                 let reader = try RecordingReader(path: path, mountMatrixOverridden: mountMatrix.text != nil)
                 defer { reader.close() }
-                verdict = try LabelledReplay.run(reader, latencyBound: latencyBound) { header, matrix, line in
+                verdict = try LabelledReplay.run(reader, latencyBound: latencyBound, rate: classifier.adaptiveRate) { header, matrix, line in
                     let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
                     made.warnings.forEach { diagnostics.warning($0) }
                     return made.pipeline
@@ -74,7 +75,8 @@ struct Evaluate: ParsableCommand {
             if table {
                 let figures = (device: result.figures, screen: verdict.screen.figures)
                 totals = (totals.device + figures.device, totals.screen + figures.screen)
-                print(FiguresTable.row(name: path, device: figures.device, screen: figures.screen))
+                totalSamples = (totalSamples.all + verdict.samples, totalSamples.read + verdict.samplesRead)
+                print(FiguresTable.row(name: path, device: figures.device, screen: figures.screen, read: verdict.readShare))
                 continue
             }
             let latency = result.worstLatency.map { "worst latency \(Int(($0 * 1000).rounded())) ms" } ?? "no stretch reached"
@@ -89,7 +91,8 @@ struct Evaluate: ParsableCommand {
             for v in result.violations { print("      \(v)") }
         }
         if table {
-            print(FiguresTable.row(name: "total", device: totals.device, screen: totals.screen))
+            let read = totalSamples.all > 0 ? Double(totalSamples.read) / Double(totalSamples.all) : nil
+            print(FiguresTable.row(name: "total", device: totals.device, screen: totals.screen, read: read))
         }
         print("\(paths.count - failures) passed, \(failures) failed; worst latency \(Int((worst * 1000).rounded())) ms")
         if failures > 0 { throw ExitCode(ExitStatus.failure) }
@@ -102,17 +105,20 @@ enum FiguresTable {
     static let columns = "holds missed  median     p95  accuracy  changes/h"
 
     static var header: String {
-        pad("recording", nameWidth) + " | pose:   " + columns + " | screen: " + columns
+        pad("recording", nameWidth) + " | pose:   " + columns + " | screen: " + columns + " |   read"
     }
 
-    static func row(name: String, device: EvaluationFigures, screen: EvaluationFigures) -> String {
+    /// `read`: the share of the samples read (the adaptive rate skips the rest).
+    static func row(name: String, device: EvaluationFigures, screen: EvaluationFigures, read: Double?) -> String {
         let shown = name.count > nameWidth ? "…" + name.suffix(nameWidth - 1) : Substring(name)
-        return pad(String(shown), nameWidth) + " | pose:   " + cells(device) + " | screen: " + cells(screen)
+        return pad(String(shown), nameWidth) + " | pose:   " + cells(device) + " | screen: " + cells(screen) + " | "
+            + lpad(percent(read), 6)
     }
+
+    static func percent(_ a: Double?) -> String { a.map { JSONLineWriter.number($0 * 100, decimals: 1) + " %" } ?? "-" }
 
     static func cells(_ f: EvaluationFigures) -> String {
         func ms(_ s: Double?) -> String { s.map { "\(Int(($0 * 1000).rounded())) ms" } ?? "-" }
-        func percent(_ a: Double?) -> String { a.map { JSONLineWriter.number($0 * 100, decimals: 1) + " %" } ?? "-" }
         return [
             lpad("\(f.holds)", 5), lpad("\(f.missed)", 6), lpad(ms(f.medianLatency), 7), lpad(ms(f.p95Latency), 7),
             lpad(percent(f.accuracy), 9), lpad(f.spuriousPerHour.map { JSONLineWriter.number($0, decimals: 1) } ?? "-", 10),

@@ -70,7 +70,8 @@ struct Replay: ParsableCommand {
         // The recording is read from standard input: commands cannot be.
         if path == "-" { configuration.commandsFromStandardInput = false }
         let source = try RecordingSource(
-            path: path, mountMatrixOverridden: mountMatrix.text != nil, speed: fast ? nil : speed, strict: strict
+            path: path, mountMatrixOverridden: mountMatrix.text != nil, speed: fast ? nil : speed, strict: strict,
+            rate: classifier.adaptiveRate
         ) { header, matrix, line, name in
             let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: name)
             return (made.pipeline, made.warnings)

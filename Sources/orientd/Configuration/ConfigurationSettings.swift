@@ -27,12 +27,12 @@ enum ConfigurationSettings {
             "socket-group", "socket-mode", "exec-timeout", "state-directory",
             "vibration-filter", "magnitude-tolerance", "filter-time-constant", "disturbance-threshold", "settle-time", "hold-time",
             "initial-hold-time", "minimum-samples", "rotation-hysteresis", "initial-margin", "face-enter-tilt",
-            "face-exit-tilt", "gap-reset",
+            "face-exit-tilt", "gap-reset", "rest-rate", "motion-threshold", "rest-after",
         ] {
             keys[key] = .option
         }
         keys["exec"] = .repeatable
-        for key in ["wait", "poll", "no-socket", "no-commands", "no-state"] { keys[key] = .flag }
+        for key in ["wait", "poll", "full-rate", "no-socket", "no-commands", "no-state"] { keys[key] = .flag }
         return keys
     }()
 
@@ -40,6 +40,8 @@ enum ConfigurationSettings {
     static let restartOnly: Set<String> = [
         "device", "uri", "rate", "poll", "wait", "natural", "mount-matrix", "base-mount-matrix", "socket", "socket-group", "socket-mode",
         "no-socket", "no-commands", "state-directory", "no-state", "lock",
+        // The reader thread keeps its schedule while it runs.
+        "rest-rate", "motion-threshold", "rest-after", "full-rate",
     ]
 
     /// The file's path: `--config`, else ORIENTD_CONFIG, else /etc/orientd.conf; nil

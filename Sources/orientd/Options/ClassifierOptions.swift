@@ -76,6 +76,7 @@ struct ClassifierOptions: ParsableArguments {
             discussion: "Example: --gap-reset 3 for a sensor that pauses.",
             valueName: "seconds"))
     var gapReset: Double?
+    @OptionGroup var reading: AdaptiveRateOptions
 
     /// "(default: 0.12)": the help shows ClassifierParameters' own default, so it cannot
     /// go out of step with it.
@@ -101,9 +102,13 @@ struct ClassifierOptions: ParsableArguments {
         return p
     }
 
+    /// Which samples the classifier sees: checked against its parameters.
+    var adaptiveRate: AdaptiveRateParameters { reading.parameters }
+
     func validate() throws {
         do {
             try parameters.validate()
+            if adaptiveRate.enabled { try adaptiveRate.validate(against: parameters) }
         } catch {
             throw ValidationError("--\(error.name): \(error.message)")
         }

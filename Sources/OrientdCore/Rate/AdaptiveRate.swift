@@ -1,0 +1,116 @@
+/// Which samples to read: all of them while the device moves, one every
+/// `restInterval` while it is still.
+///
+/// The schedule belongs to the source, before the classifier: the live reader asks it
+/// when to read next (and lowers the sensor's own rate while at rest), and a replay
+/// skips the samples the live daemon would not have read, so the events of a replay are
+/// the events of the live daemon. Deterministic: it reads time only from the samples.
+///
+/// The motion test compares each reading with an *anchor*, the last reading that counted
+/// as motion (at rest: the one the rest began with), not with the reading before it, so
+/// a turn slower than the threshold per sample still adds up to motion.
+public struct AdaptiveRate: Sendable {
+    /// How the sensor is read right now.
+    public enum Pace: String, Hashable, Sendable {
+        /// Every sample the source gives.
+        case full
+        /// One sample every rest interval.
+        case rest
+    }
+
+    /// The state, with what each one needs.
+    enum Phase: Hashable, Sendable {
+        /// Nothing read yet.
+        case start
+        /// Every sample is read; the last motion was at `lastMotion`.
+        case full(lastMotion: Double)
+        /// The next sample is read at `due` or later.
+        case rest(due: Double)
+    }
+
+    public let parameters: AdaptiveRateParameters
+    private(set) var phase = Phase.start
+    private var anchor = Vector3.zero
+
+    public init(parameters: AdaptiveRateParameters = AdaptiveRateParameters()) {
+        self.parameters = parameters
+    }
+
+    /// What `admit` decided about one sample.
+    public enum Decision: Hashable, Sendable {
+        /// Not read: at rest, before the next reading is due.
+        case skip
+        /// Read at rest, and nothing moved: the classifier is not given it. No pose
+        /// changes without motion, and a lone reading every rest interval, unfiltered,
+        /// would only let the sensor's noise (or a hand's tremor) decide near a boundary.
+        case still
+        /// Read and classified; the pace changes to `paceChange` from the next sample on.
+        case classify(paceChange: Pace?)
+
+        public var isRead: Bool { self != .skip }
+        public var isClassified: Bool {
+            if case .classify = self { true } else { false }
+        }
+    }
+
+    public var pace: Pace {
+        if case .rest = phase { .rest } else { .full }
+    }
+
+    /// At rest, the earliest time the next sample is read; nil at the full rate (read
+    /// every sample as it comes) and when the schedule is off.
+    public var due: Double? {
+        if case .rest(let due) = phase { due } else { nil }
+    }
+
+    /// Decides whether `sample` is read and moves the schedule on. A sample from before
+    /// the last one read is read, and brings the full rate back.
+    public mutating func admit(_ sample: Sample) -> Decision {
+        guard parameters.enabled else { return .classify(paceChange: nil) }
+        let t = sample.time
+        let a = sample.acceleration
+        switch phase {
+        case .start:
+            anchor = a
+            phase = .full(lastMotion: t)
+            return .classify(paceChange: nil)
+        case .full(let lastMotion):
+            if isMotion(a) || t < lastMotion {
+                anchor = a
+                phase = .full(lastMotion: t)
+                return .classify(paceChange: nil)
+            }
+            guard t - lastMotion >= parameters.restAfter else { return .classify(paceChange: nil) }
+            phase = .rest(due: t + parameters.restInterval)
+            return .classify(paceChange: .rest)
+        case .rest(let due):
+            // A quarter interval early still counts: a sensor slowed to the rest rate
+            // sends on its own clock, and a sample just before `due` must not cost a whole
+            // interval. A sample from before the rest began (a clock step) is read.
+            let slack = parameters.restInterval / 4
+            // Before the last reading: the clock went back (a recording's, a restarted
+            // sensor's), so nothing can be known from `due`.
+            let wentBack = t < due - parameters.restInterval - slack
+            guard t >= due - slack || wentBack else { return .skip }
+            if isMotion(a) || wentBack {
+                anchor = a
+                phase = .full(lastMotion: t)
+                return .classify(paceChange: .full)
+            }
+            // On the grid that began with the rest, unless this sample came late (a
+            // sensor's own clock, a gap): then from it.
+            phase = .rest(due: max(due + parameters.restInterval, t + parameters.restInterval - slack))
+            return .still
+        }
+    }
+
+    private func isMotion(_ a: Vector3) -> Bool {
+        (a - anchor).squaredLength > parameters.motionThreshold * parameters.motionThreshold
+    }
+
+    /// The same sensor read again after a pause, or another one: the schedule starts
+    /// afresh, at the full rate.
+    public mutating func restart() {
+        phase = .start
+    }
+}

@@ -1,0 +1,47 @@
+/// How `AdaptiveRate` paces the reading of the accelerometer, with the defaults README
+/// "Quiet when still" derives from the recordings.
+public struct AdaptiveRateParameters: Hashable, Sendable {
+    /// Off (`--full-rate`): every sample the source gives is read, as before the adaptive
+    /// rate existed.
+    public var enabled = true
+
+    /// Hz while the device is still: one reading every 1/restRate s. Each reading is a
+    /// wake-up of the CPU on the polled path, so this is the still device's wake-ups per
+    /// second; its interval is also the longest a turn can go unnoticed.
+    public var restRate: Double = 2
+
+    /// m/s²: a reading this far from the last reading that counted as motion (or, at
+    /// rest, from the one the rest began with) is motion, and brings the full rate back.
+    /// Above the noise of a still sensor (a few hundredths to a few tenths), below the
+    /// change a small turn makes (1 m/s² is about 6°).
+    public var motionThreshold: Double = 0.8
+
+    /// Seconds without motion before the rate drops to `restRate`: longer than the
+    /// classifier needs to confirm a pose after the motion ends (settle and hold time),
+    /// so a turn is always decided at the full rate.
+    public var restAfter: Double = 1.5
+
+    public init() {}
+
+    /// The interval between readings at rest, seconds.
+    public var restInterval: Double { 1 / restRate }
+
+    /// Every value with the name it has as a flag and in the configuration file.
+    public var named: [(name: String, value: Double)] {
+        [("rest-rate", restRate), ("motion-threshold", motionThreshold), ("rest-after", restAfter)]
+    }
+
+    /// Checks the values, and that a turn is decided before the rate drops.
+    public func validate(against classifier: ClassifierParameters) throws(ClassifierParameters.InvalidParameter) {
+        func check(_ ok: Bool, _ name: String, _ message: String) throws(ClassifierParameters.InvalidParameter) {
+            if !ok { throw ClassifierParameters.InvalidParameter(name: name, message: message) }
+        }
+        for (name, value) in named {
+            try check(value.isFinite && value > 0, name, "must be a finite number > 0, got \(value)")
+        }
+        try check(
+            restAfter >= classifier.settleTime + classifier.holdTime, "rest-after",
+            "must be at least settle-time + hold-time (\(classifier.settleTime + classifier.holdTime) s), so a turn is decided at the full rate; got \(restAfter)"
+        )
+    }
+}
