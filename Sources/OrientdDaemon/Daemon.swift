@@ -327,6 +327,8 @@ public final class Daemon {
                 json.add("hooks", hooks.commands.count)
                 json.add("reading", service.isReading)
                 json.add("consumers", strings: (demand?.consumers ?? []).map(\.rawValue))
+                json.add("pace", service.readingRate?.pace.rawValue)
+                if let hz = service.readingRate?.hz { json.add("rate", hz, decimals: 3) } else { json.addNull("rate") }
                 json.add("socket", listener?.path)
                 json.add("state", configuration.stateFile?.path)
                 json.add("uptime", Pacer.monotonicNow() - started, decimals: 3)

@@ -47,9 +47,15 @@ public final class SharedService: Sendable {
         update { $0.process(sample) }
     }
 
-    /// A reading at rest that showed no motion (`AdaptiveRate`): only the time moves on.
-    public func still(at time: Double) {
-        update { $0.still(at: time) }
+    /// A reading at rest that showed no motion (`AdaptiveRate`): not classified.
+    public func still(_ sample: Sample) {
+        update { $0.still(sample) }
+    }
+
+    /// The display sensor's pace changed, or is known for the first time; nil while it
+    /// is not read.
+    public func setReadingRate(_ rate: ReadingRate?) {
+        update { $0.readingRate = rate }
     }
 
     /// A sensor (again): a fresh classifier with its mount matrix; `line` is announced.

@@ -79,25 +79,23 @@ public struct AccelerometerDiscovery {
             && (found.udev?.hasBufferedAccelerometer ?? true)
         let available = attribute("sampling_frequency_available") ?? attribute("in_accel_sampling_frequency_available")
         var frequency = AttributeValue.number(attribute("sampling_frequency") ?? attribute("in_accel_sampling_frequency"))
-        let frequencyName = device.attributeNames.contains("sampling_frequency") ? "sampling_frequency" : "in_accel_sampling_frequency"
-        let settable = frequency != .missing
-        if configure, let chosen = SamplingFrequency.choose(available: available, wanted: rate, settable: settable) {
-            do {
-                try device.writeAttribute(frequencyName, Self.format(chosen))
-                frequency = .value(chosen)
-                // A driver without a list rounds the rate to its own steps: the rate in
-                // force is what it reads back.
-                if available == nil, case .value(let read) = AttributeValue.number(attribute(frequencyName)) { frequency = .value(read) }
-            } catch {
-                issues.append(
-                    AttributeIssue(device: device.id, attribute: frequencyName, message: "cannot set \(chosen) Hz: \(error.message)"))
+        let setting =
+            frequency == .missing
+            ? nil
+            : SamplingFrequencySetting(
+                attribute: device.attributeNames.contains("sampling_frequency") ? "sampling_frequency" : "in_accel_sampling_frequency",
+                available: available)
+        if configure, let setting {
+            switch setting.set(rate, on: device, read: attribute) {
+            case .success(let inForce): frequency = .value(inForce)
+            case .failure(let issue): issues.append(issue)
             }
         }
         let info = AccelerometerInfo(
             candidate: found.candidate, calibration: calibration, mountMatrix: resolved.matrix,
             mountMatrixSource: resolved.source, readPath: buffered ? .buffered : .polled,
             samplingFrequency: { if case .value(let v) = frequency { return v } else { return nil } }(),
-            samplingFrequencyAvailable: available?.trimmingSysfs, issues: issues,
+            samplingFrequencyAvailable: available?.trimmingSysfs, samplingFrequencySetting: setting, issues: issues,
             location: found.udev?.syspath ?? "\(context.uri) \(device.id)")
         return (info, device)
     }
@@ -110,10 +108,6 @@ public struct AccelerometerDiscovery {
         let raw = ["x", "y", "z"].compactMap { attribute("in_accel_\($0)_raw").flatMap { Double($0.trimmingSysfs) } }
         guard raw.count == 3 else { return nil }
         return info.mountMatrix.apply(info.calibration.apply(x: raw[0], y: raw[1], z: raw[2]))
-    }
-
-    static func format(_ v: Double) -> String {
-        v == v.rounded() ? String(Int(v)) : String(v)
     }
 
     /// Reads an attribute by its sysfs name: from sysfs itself when local (exact names,

@@ -19,6 +19,8 @@ public struct AccelerometerInfo: Sendable {
     /// device offers a choice), if the device has one.
     public var samplingFrequency: Double?
     public var samplingFrequencyAvailable: String?
+    /// How to change it (the adaptive rate lowers it at rest); nil without one.
+    var samplingFrequencySetting: SamplingFrequencySetting?
     /// Odd attributes met while looking.
     public var issues: [AttributeIssue]
     /// Where it came from: a syspath, or a libiio URI for remote devices.

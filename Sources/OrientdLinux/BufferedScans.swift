@@ -14,7 +14,11 @@ final class BufferedScans {
     let decoder: AccelerometerScanDecoder
     let descriptor: Int32
 
-    init(device: IIODevice, rate: Double) throws {
+    /// `rate`: what the sensor sends at; `holding`: seconds of scans one refill must be
+    /// able to take (a reader at rest on a sensor that cannot slow down reads once per
+    /// rest interval; a kernel buffer that overflows meanwhile keeps the oldest scans and
+    /// drops the newest, the ones that matter).
+    init(device: IIODevice, rate: Double, holding seconds: Double = 0) throws {
         self.device = device
         var elements: [(channel: String, index: Int, type: ScanElementType)] = []
         for id in ["accel_x", "accel_y", "accel_z", "timestamp"] {
@@ -36,7 +40,8 @@ final class BufferedScans {
         if device.trigger == nil, let trigger = Self.trigger(for: device) {
             try device.setTrigger(trigger)
         }
-        buffer = try IIOBuffer(device: device, samples: SamplingFrequency.scansPerRefill(rate: rate))
+        let scans = max(SamplingFrequency.scansPerRefill(rate: rate), Int((rate * seconds).rounded(.up)) + 1)
+        buffer = try IIOBuffer(device: device, samples: scans)
         try buffer.setBlocking(false)
         descriptor = try buffer.pollDescriptor
     }

@@ -10,32 +10,52 @@ import SystemPackage
 extension ReadLoop {
     /// Reads scans from the kernel buffer as they come, until the thread is stopped, the
     /// sensor lost or the reading gate closed. A new call after a pause starts the stall
-    /// watch afresh: a pause is no silence.
+    /// watch and the adaptive rate afresh: a pause is no silence, and no rest.
+    ///
+    /// At rest (`AdaptiveRate`) the sensor's own rate is lowered to the rest rate, so it
+    /// wakes the CPU no more than that; a sensor that cannot go that slow (its slowest
+    /// rate is faster, or the driver refuses) keeps sending, and the reader sleeps to each
+    /// rest reading instead, taking what came meanwhile in one read.
     mutating func readBuffered(_ scans: BufferedScans, info: AccelerometerInfo) -> ReadEnd {
         var clock = TimestampClock()
         var lastTime = -Double.infinity
-        let interval = 1 / (info.samplingFrequency ?? configuration.rate)
+        let fullRate = info.samplingFrequency ?? configuration.rate
+        var rate = SensorRate(full: fullRate, setting: info.samplingFrequencySetting)
+        defer { rate.restore(on: scans.device) }
+        var schedule = AdaptiveRate(parameters: configuration.adaptiveRate)
+        emit(.pace(device: scans.device.id, .full, hz: fullRate))
         // A buffer that wakes the reader for every scan (one without a working watermark,
         // such as umockdev's) would cost a wake-up per sample; reading at most every
         // `batch` seconds keeps it to the refills a second a real buffer's watermark gives
         // (SamplingFrequency.refillsPerSecond), for at most 50 ms of added delay. Not in
         // the first half second, so the first event still comes as early as it can.
-        let batch = min(1 / SamplingFrequency.refillsPerSecond, Double(SamplingFrequency.scansPerRefill(rate: 1 / interval)) * interval)
+        let batch = min(1 / SamplingFrequency.refillsPerSecond, Double(SamplingFrequency.scansPerRefill(rate: fullRate)) / fullRate)
         let attached = ReadLoop.monotonic()
         var lastRead = -Double.infinity
-        // A buffer that stays silent this long is stuck (a hung trigger, a sensor in a
-        // bad state): say so once, and again when scans come back.
-        let stallAfter = max(2, 20 * interval)
         var lastScan = attached
         var stalled = false
         var bufferFailures = ReadFailures(interval: 0.1)
+        // The last read found nothing: wait for data in poll(2) before reading again.
+        var drained = false
         while true {
             let now = ReadLoop.monotonic()
-            // After waiting out the batch window the scans are most likely there: read at
-            // once, without another poll (one system call less per wake-up); if not,
-            // poll as usual.
             var readDirectly = false
-            if now - attached > 0.5, now - lastRead < batch {
+            if let due = schedule.due, rate.sendsFasterThanRest(configuration.adaptiveRate.restRate), !drained {
+                // At rest on a sensor that sends faster: wake one of its periods after the
+                // reading is due, when a scan from after it is in the buffer.
+                let wakeAt = start + due + 1 / rate.current
+                if now < wakeAt {
+                    let wake = wait(milliseconds: Int32(((wakeAt - now) * 1000).rounded(.up)))
+                    if wake.stop { return .stopped }
+                    if wake.hotPlug, removed(scans.device.id) { return .lost("removed") }
+                    if wake.gate, gateClosed() { return .paused }
+                    guard wake.timedOut else { continue }
+                }
+                readDirectly = true
+            } else if schedule.due == nil, now - attached > 0.5, now - lastRead < batch {
+                // After waiting out the batch window the scans are most likely there: read
+                // at once, without another poll (one system call less per wake-up); if
+                // not, poll as usual.
                 let wake = wait(milliseconds: Int32(((batch - (now - lastRead)) * 1000).rounded(.up)))
                 if wake.stop { return .stopped }
                 if wake.hotPlug, removed(scans.device.id) { return .lost("removed") }
@@ -50,8 +70,10 @@ extension ReadLoop {
                 if wake.gate, gateClosed() { return .paused }
                 if wake.data & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .lost("the buffer closed") }
                 guard wake.data & Int16(POLLIN) != 0 else {
+                    // A buffer that stays silent this long is stuck (a hung trigger, a
+                    // sensor in a bad state): say so once, and again when scans come back.
                     let silence = ReadLoop.monotonic() - lastScan
-                    if !stalled, silence >= stallAfter {
+                    if !stalled, silence >= max(2, 20 / rate.current) {
                         stalled = true
                         emit(.stalled(device: scans.device.id, seconds: silence))
                     }
@@ -59,7 +81,9 @@ extension ReadLoop {
                 }
             }
             lastRead = ReadLoop.monotonic()
+            var change: AdaptiveRate.Pace?
             do {
+                let interval = 1 / rate.current
                 try scans.read { x, y, z, timestamp in
                     if stalled {
                         // Said before the scans that end the silence are handed on.
@@ -73,11 +97,13 @@ extension ReadLoop {
                         timestamp.map { clock.time(nanoseconds: $0, arrival: arrival) }
                         ?? max(arrival, lastTime + interval)
                     lastTime = time
-                    emit(.sample(Sample(time: time, acceleration: info.calibration.apply(x: Double(x), y: Double(y), z: Double(z)))))
+                    let sample = Sample(time: time, acceleration: info.calibration.apply(x: Double(x), y: Double(y), z: Double(z)))
+                    if let pace = hand(sample, to: &schedule) { change = pace }
                 }
             } catch let error as IIOError where error.code == EAGAIN {
                 // Nothing yet: wait in poll(2), where a stall is noticed.
                 lastRead = -Double.infinity
+                drained = true
                 continue
             } catch let error as IIOError where error.isNoDevice {
                 return .lost("\(error)")
@@ -90,10 +116,57 @@ extension ReadLoop {
                 if !sleepOrStop(seconds: bufferFailures.delay) { return .stopped }
                 continue
             }
+            drained = false
             if let report = bufferFailures.succeeded() {
                 emit(.warning(ReadFailures.message(report, error: "", device: scans.device.id)))
             }
             lastScan = lastRead
+            if let change {
+                let wanted = change == .rest ? configuration.adaptiveRate.restRate : fullRate
+                if let refused = rate.set(wanted, on: scans.device) { emit(.warning(refused)) }
+                emit(.pace(device: scans.device.id, change, hz: rate.current))
+            }
         }
+    }
+}
+
+/// The rate a buffered sensor sends at, lowered at rest and raised again, with what to
+/// do when it cannot be.
+struct SensorRate {
+    let full: Double
+    let setting: SamplingFrequencySetting?
+    /// What it sends at now.
+    private(set) var current: Double
+    /// The driver refused once: not asked again while this sensor is read.
+    private var refused = false
+
+    init(full: Double, setting: SamplingFrequencySetting?) {
+        self.full = full
+        self.setting = setting
+        current = full
+    }
+
+    /// Whether the reader must sleep to each rest reading rather than be woken by
+    /// the sensor (which sends half as fast again as the rest rate, or faster).
+    func sendsFasterThanRest(_ restRate: Double) -> Bool { current > 1.5 * restRate }
+
+    /// Sets the sensor to `wanted` Hz (what it offers nearest); a warning the first time
+    /// the driver refuses, nil otherwise. A sensor without a setting stays as it is.
+    mutating func set(_ wanted: Double, on device: IIODevice) -> String? {
+        guard let setting, !refused, wanted != current else { return nil }
+        switch setting.set(wanted, on: device, read: AccelerometerDiscovery.attributeReader(device: device, udev: nil)) {
+        case .success(let inForce):
+            current = inForce
+            return nil
+        case .failure(let issue):
+            refused = true
+            return "\(issue); reading it at \(SamplingFrequencySetting.format(current)) Hz and waking only for the rest readings instead"
+        }
+    }
+
+    /// Back to the full rate when reading ends, so the next reader (after a pause, or
+    /// another program) finds the sensor as it was set up.
+    mutating func restore(on device: IIODevice) {
+        if current != full { _ = set(full, on: device) }
     }
 }

@@ -8,11 +8,16 @@ import SystemPackage
 #endif
 
 extension ReadLoop {
-    /// Polls `in_accel_{x,y,z}_raw` at the configured rate against absolute deadlines.
-    /// Returns why it stopped; the axis files are closed then.
+    /// Polls `in_accel_{x,y,z}_raw` at the configured rate against absolute deadlines,
+    /// or once every rest interval while the adaptive rate rests (the poll interval is
+    /// the whole saving: the sensor's own rate is left alone, as a slowed sensor would
+    /// hand a polled reader values up to one of its periods old). Returns why it stopped;
+    /// the axis files are closed then.
     mutating func readPolled(_ axes: PolledAxes, device: IIODevice, info: AccelerometerInfo) -> ReadEnd {
         defer { axes.close() }
         let interval = 1 / max(configuration.rate, 0.1)
+        var schedule = AdaptiveRate(parameters: configuration.adaptiveRate)
+        emit(.pace(device: device.id, .full, hz: configuration.rate))
         var deadline = ReadLoop.monotonic()
         var failures = ReadFailures(interval: interval)
         while true {
@@ -33,12 +38,19 @@ extension ReadLoop {
                     emit(.warning(ReadFailures.message(report, error: "", device: device.id)))
                 }
                 let v = info.calibration.apply(x: raw.x, y: raw.y, z: raw.z)
-                emit(.sample(Sample(time: now - start, acceleration: v)))
+                if let pace = hand(Sample(time: now - start, acceleration: v), to: &schedule) {
+                    emit(.pace(device: device.id, pace, hz: pace == .rest ? configuration.adaptiveRate.restRate : configuration.rate))
+                }
             }
-            // Back off on repeated failures: up to 1 s between attempts.
+            // Back off on repeated failures: up to 1 s between attempts. At rest, the
+            // next reading is when the schedule wants it.
             let delay = failures.delay
-            deadline += delay
-            if deadline < now { deadline = now + delay }
+            if let due = schedule.due, failures.count == 0 {
+                deadline = start + due
+            } else {
+                deadline += delay
+                if deadline < now { deadline = now + delay }
+            }
             let wake = wait(milliseconds: Int32(max(0, (deadline - ReadLoop.monotonic()) * 1000).rounded(.up)))
             if wake.stop { return .stopped }
             if wake.hotPlug, removed(device.id) { return .lost("removed") }

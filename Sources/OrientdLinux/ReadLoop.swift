@@ -239,7 +239,10 @@ struct ReadLoop {
     private func startReading(_ device: IIODevice, info: inout AccelerometerInfo, syspath: String?) -> Reading? {
         if info.readPath == .buffered {
             do {
-                return .buffered(try BufferedScans(device: device, rate: info.samplingFrequency ?? configuration.rate))
+                let rest = configuration.adaptiveRate
+                return .buffered(
+                    try BufferedScans(
+                        device: device, rate: info.samplingFrequency ?? configuration.rate, holding: rest.enabled ? rest.restInterval : 0))
             } catch {
                 emit(.warning("\(device.id): buffered reading failed (\(error)); polling instead"))
                 info.readPath = .polled
@@ -278,6 +281,24 @@ struct ReadLoop {
         case .remove: removedDevices.insert(event.device.sysname)
         case .add: removedDevices.remove(event.device.sysname)
         default: break
+        }
+    }
+}
+
+extension ReadLoop {
+    /// Hands one reading on as the adaptive rate decides: classified, still, or not at
+    /// all. Returns a change of pace, which the reader says (`.pace`) once it has set
+    /// the rate that goes with it.
+    func hand(_ sample: Sample, to schedule: inout AdaptiveRate) -> AdaptiveRate.Pace? {
+        switch schedule.admit(sample) {
+        case .skip:
+            return nil
+        case .still:
+            emit(.still(sample))
+            return nil
+        case .classify(let change):
+            emit(.sample(sample))
+            return change
         }
     }
 }

@@ -7,6 +7,12 @@ public enum SensorEvent: Sendable {
     /// A reading in m/s², calibrated but before the mount matrix; `time` in seconds on
     /// the monotonic clock from the start of the run.
     case sample(Sample)
+    /// A reading at rest that showed no motion (`AdaptiveRate.Decision.still`): not for
+    /// the classifier, but a convertible's hinge angle pairs it with the other sensor's.
+    case still(Sample)
+    /// The adaptive rate changed pace; `hz`: the rate the sensor is read at now (polled)
+    /// or sends at (buffered).
+    case pace(device: String, AdaptiveRate.Pace, hz: Double)
     /// The sensor went away or failed; the thread looks for it (or another) again.
     case lost(device: String, reason: String)
     /// A buffered sensor has sent nothing for `seconds` (its stream is stuck); the

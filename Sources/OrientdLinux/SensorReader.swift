@@ -20,8 +20,11 @@ public struct SensorReader: Sendable {
         /// `--device`: an id, name or label.
         public var device: String?
         public var mountMatrixOverride: MountMatrix?
-        /// Hz: the polling rate, and the rate the sampling frequency is chosen from.
+        /// Hz: the polling rate, and the rate the sampling frequency is chosen from,
+        /// while the device moves.
         public var rate: Double
+        /// When to read slower (`AdaptiveRate`).
+        public var adaptiveRate: AdaptiveRateParameters
         /// Force the polled path even when the device could be buffered.
         public var forcePolling: Bool
         /// Wait for a sensor to appear instead of failing when there is none at start.
@@ -34,13 +37,15 @@ public struct SensorReader: Sendable {
         public var origin: Double?
 
         public init(
-            uri: String?, device: String?, mountMatrixOverride: MountMatrix?, rate: Double, forcePolling: Bool, wait: Bool,
+            uri: String?, device: String?, mountMatrixOverride: MountMatrix?, rate: Double,
+            adaptiveRate: AdaptiveRateParameters = AdaptiveRateParameters(), forcePolling: Bool, wait: Bool,
             location: SensorLocation = .display, origin: Double? = nil
         ) {
             self.uri = uri
             self.device = device
             self.mountMatrixOverride = mountMatrixOverride
             self.rate = rate
+            self.adaptiveRate = adaptiveRate
             self.forcePolling = forcePolling
             self.wait = wait
             self.location = location

@@ -47,8 +47,13 @@ extension SensorReader {
     }
 }
 
-func configuration(device: String? = nil, rate: Double = 50, wait: Bool = false, poll: Bool = false) -> SensorReader.Configuration {
-    SensorReader.Configuration(uri: nil, device: device, mountMatrixOverride: nil, rate: rate, forcePolling: poll, wait: wait)
+/// The reader as the tests of its mechanics want it: every sample handed on, at the full
+/// rate (the adaptive rate has its own tests, `adaptiveRate:`).
+func configuration(
+    device: String? = nil, rate: Double = 50, wait: Bool = false, poll: Bool = false, adaptiveRate: AdaptiveRateParameters = .off
+) -> SensorReader.Configuration {
+    SensorReader.Configuration(
+        uri: nil, device: device, mountMatrixOverride: nil, rate: rate, adaptiveRate: adaptiveRate, forcePolling: poll, wait: wait)
 }
 
 extension SensorEvent {

@@ -23,6 +23,13 @@ public struct AdaptiveRateParameters: Hashable, Sendable {
 
     public init() {}
 
+    /// Off: every sample is read (`--full-rate`, `orientd record`).
+    public static var off: AdaptiveRateParameters {
+        var p = AdaptiveRateParameters()
+        p.enabled = false
+        return p
+    }
+
     /// The interval between readings at rest, seconds.
     public var restInterval: Double { 1 / restRate }
 

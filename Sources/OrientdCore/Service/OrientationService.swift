@@ -26,6 +26,8 @@ public struct OrientationService: Sendable {
     /// Whether the sensor is read (`ReadingDemand`): while it is not, the pose is the
     /// last one read, and the `orientation` reply says so.
     public var isReading = true
+    /// The pace the display sensor is read at (`AdaptiveRate`); nil until a source says.
+    public var readingRate: ReadingRate?
 
     public enum Outgoing: Sendable {
         /// An orientation event: broadcast, and run the hooks if the screen changed.
@@ -67,14 +69,21 @@ public struct OrientationService: Sendable {
             outbox.append(.warning("\(source ?? "the sensor"): \(message)"))
         }
         if let event = pipeline.process(sample) { outbox.append(.orientation(event)) }
+        trackHinge(sample)
+    }
+
+    private mutating func trackHinge(_ sample: Sample) {
         if base != nil, let mode = hingeTracker.display(pipeline.mountMatrix.apply(sample.acceleration), at: sample.time) {
             report(mode, from: .hinge)
         }
     }
 
-    /// A reading at rest that showed no motion: only the time moves on.
-    public mutating func still(at time: Double) {
-        pipeline.advanceClock(to: time)
+    /// A reading at rest that showed no motion (`AdaptiveRate`): not for the classifier,
+    /// whose pose cannot have changed, but the time moves on, and a convertible's hinge
+    /// angle needs it: the base may be folded while the display is held still.
+    public mutating func still(_ sample: Sample) {
+        pipeline.advanceClock(to: sample.time)
+        trackHinge(sample)
     }
 
     /// Whether the base accelerometer should be read: only while the mode holds the

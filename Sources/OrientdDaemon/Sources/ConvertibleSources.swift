@@ -115,7 +115,9 @@ final class ConvertibleSources: Sendable {
         reader.start { [self] event in
             guard isCurrent(generation) else { return }
             switch event {
-            case .sample(let sample):
+            case .sample(let sample), .still(let sample):
+                // The hinge needs the base's readings at rest too: it pairs them with the
+                // display's.
                 service.processBase(sample)
             case .attached(let info):
                 service.attachBase(source: info.candidate.id, mountMatrix: info.mountMatrix)
@@ -126,7 +128,7 @@ final class ConvertibleSources: Sendable {
                 service.post(.note("the base accelerometer \(device) is lost: \(reason)"))
             case .stalled(let device, let seconds):
                 service.post(.warning("the base accelerometer \(device) has sent nothing for \(Int(seconds)) s"))
-            case .resumed, .waiting, .idle, .reading:
+            case .resumed, .waiting, .idle, .reading, .pace:
                 // Most machines have no base sensor: waiting for one is not news. Pausing
                 // is the display's news, said once by its reader.
                 break

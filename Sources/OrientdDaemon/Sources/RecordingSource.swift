@@ -86,7 +86,7 @@ public struct RecordingSource: SampleSource {
                         let wait = pacer.secondsUntil(sample.time)
                         if wait > 0, stopSignal.wait(seconds: wait) { return .stop }
                     }
-                    if decision.isClassified { service.process(sample) } else { service.still(at: sample.time) }
+                    if decision.isClassified { service.process(sample) } else { service.still(sample) }
                     if !certain { certain = service.withService { $0.pipeline.current != nil } }
                 }
                 return .proceed

@@ -47,6 +47,10 @@ public struct SensorSource: SampleSource {
                 switch event {
                 case .sample(let sample):
                     service.process(sample)
+                case .still(let sample):
+                    service.still(sample)
+                case .pace(_, let pace, let hz):
+                    service.setReadingRate(ReadingRate(pace: pace, hz: hz))
                 case .attached(let info):
                     service.attach(
                         source: info.candidate.id, mountMatrix: info.mountMatrix,
@@ -58,6 +62,7 @@ public struct SensorSource: SampleSource {
                     service.post(.note("reading \(info.candidate.id) (\(info.candidate.name ?? "unnamed")), \(info.readPath.rawValue)"))
                     service.post(.opened("reading \(info.candidate.id), \(info.readPath.rawValue)"))
                 case .lost(let device, let reason):
+                    service.setReadingRate(nil)
                     let time = service.withService { $0.pipeline.lastTime }
                     service.post(.sensor(SensorStateEvent(.lost(reason: reason), device: device, time: time)))
                     service.post(.warning("\(device) lost: \(reason); waiting for it to return"))
@@ -74,6 +79,7 @@ public struct SensorSource: SampleSource {
                     service.post(.note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s"))
                     service.post(.opened("reading \(device)"))
                 case .idle(let device):
+                    service.setReadingRate(nil)
                     let time = service.withService { $0.pipeline.lastTime }
                     service.post(.sensor(SensorStateEvent(.idle, device: device, time: time)))
                     service.post(

@@ -54,7 +54,10 @@ struct Record: ParsableCommand {
                 header[RecordingHeader.Key.description] = description ?? "recorded by orientd \(OrientdRelease.version)"
                 return header.text
             })
-        let reader = try SensorReader(configuration: sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: false))
+        // Every sample at the rate asked for: a replay of the recording applies the
+        // adaptive rate from its timestamps.
+        let configuration = sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: false, adaptiveRate: .off)
+        let reader = try SensorReader(configuration: configuration)
         reader.start({ recorder.handle($0) }, finished: { recorder.done.signal() })
         var fds = [
             pollfd(fd: recorder.done.descriptor, events: Int16(POLLIN), revents: 0),
@@ -113,7 +116,7 @@ private final class Recorder: Sendable {
                     state.line.removeAll(keepingCapacity: true)
                     writer.append(Sample(time: t, acceleration: sample.acceleration), to: &state.line)
                     try output.write(state.line)
-                case .lost, .waiting, .warning, .failed, .stalled, .resumed, .idle, .reading:
+                case .lost, .waiting, .warning, .failed, .stalled, .resumed, .idle, .reading, .still, .pace:
                     if let status = state.diagnostics.report(event) {
                         state.status = status
                         done.signal()

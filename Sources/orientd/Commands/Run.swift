@@ -61,7 +61,8 @@ struct Run: ParsableCommand {
                     diagnostics: diagnostics)
             },
             source: try SensorSource(
-                configuration: sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: wait),
+                configuration: sensor.configuration(
+                    mountMatrix: try mountMatrix.matrix, wait: wait, adaptiveRate: classifier.adaptiveRate),
                 baseMountMatrix: try baseMountMatrix.matrix),
             diagnostics: diagnostics)
     }

@@ -22,7 +22,7 @@ extension Diagnostics {
             error(message)
             suggestWithoutSensor()
             return .unavailable
-        case .attached, .sample, .idle, .reading:
+        case .attached, .sample, .still, .pace, .idle, .reading:
             break
         }
         return nil

@@ -32,8 +32,7 @@ struct AdaptiveRateOptions: ParsableArguments {
     }
 
     var parameters: AdaptiveRateParameters {
-        var p = AdaptiveRateParameters()
-        p.enabled = !fullRate
+        var p = fullRate ? AdaptiveRateParameters.off : AdaptiveRateParameters()
         if let restRate { p.restRate = restRate }
         if let motionThreshold { p.motionThreshold = motionThreshold }
         if let restAfter { p.restAfter = restAfter }

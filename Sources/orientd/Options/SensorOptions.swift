@@ -30,7 +30,12 @@ struct SensorOptions: ParsableArguments {
         guard rate.isFinite, rate >= 0.1, rate <= 2000 else { throw ValidationError("--rate must be between 0.1 and 2000 Hz, got \(rate)") }
     }
 
-    func configuration(mountMatrix: MountMatrix?, wait: Bool) -> SensorReader.Configuration {
-        SensorReader.Configuration(uri: uri, device: device, mountMatrixOverride: mountMatrix, rate: rate, forcePolling: poll, wait: wait)
+    /// `adaptiveRate`: when to read slower; off for commands that want every sample.
+    func configuration(
+        mountMatrix: MountMatrix?, wait: Bool, adaptiveRate: AdaptiveRateParameters = AdaptiveRateParameters()
+    ) -> SensorReader.Configuration {
+        SensorReader.Configuration(
+            uri: uri, device: device, mountMatrixOverride: mountMatrix, rate: rate, adaptiveRate: adaptiveRate, forcePolling: poll,
+            wait: wait)
     }
 }
