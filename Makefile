@@ -28,7 +28,7 @@ RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 MAN_BUILD = .build-package/man
 DEB_DIR = .build-package/deb
 
-.PHONY: all demo test build release benchmark benchmark-live benchmark-subscribers fuzz recordings dependencies clean help \
+.PHONY: all demo test build release benchmark benchmark-live benchmark-kernel benchmark-subscribers fuzz recordings dependencies clean help \
 	package install uninstall check-systemd soak format man deb check-deb vm-tools
 
 all: build
@@ -39,6 +39,7 @@ help:
 	@echo "make benchmark   print classifier and replay costs (see Benchmarks/)"
 	@echo "make benchmark-subscribers  print the delay from a sample to the 256th socket subscriber"
 	@echo "make benchmark-live  the running daemon's CPU, memory and system calls next to iio-sensor-proxy (umockdev)"
+	@echo "make benchmark-kernel  wake-ups, CPU and memory still and moving, next to iio-sensor-proxy (real kernel, qemu)"
 	@echo "make fuzz        run each libFuzzer target on the parsers for FUZZ_SECONDS (default 60; see Fuzz/)"
 	@echo "make soak        an hour of a 1 kHz sensor in 30 s, with subscribers, hooks, hot-plugs: memory and events"
 	@echo "make recordings  regenerate Recordings/*.csv from Recordings/scenarios/"
@@ -74,6 +75,9 @@ benchmark: release
 
 benchmark-live: package
 	ORIENTD=$(CURDIR)/.build-package/release/orientd scripts/benchmark-live
+
+benchmark-kernel: deb vm-tools
+	scripts/benchmark-kernel
 
 benchmark-subscribers: dependencies
 	cd Benchmarks && $(SWIFT) run -c release SubscriberLatency 1000

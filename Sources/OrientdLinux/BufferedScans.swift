@@ -13,6 +13,8 @@ final class BufferedScans {
     let buffer: IIOBuffer
     let decoder: AccelerometerScanDecoder
     let descriptor: Int32
+    /// Scans the kernel buffer holds, and so the most one `read` takes.
+    let blocks: Int
 
     /// `rate`: what the sensor sends at; `holding`: seconds of scans one refill must be
     /// able to take (a reader at rest on a sensor that cannot slow down reads once per
@@ -40,8 +42,14 @@ final class BufferedScans {
         if device.trigger == nil, let trigger = Self.trigger(for: device) {
             try device.setTrigger(trigger)
         }
-        let scans = max(SamplingFrequency.scansPerRefill(rate: rate), Int((rate * seconds).rounded(.up)) + 1)
-        buffer = try IIOBuffer(device: device, samples: scans)
+        // One scan per refill: libiio makes the refill size the buffer's watermark, and a
+        // watermark above 1 leaves a sensor slowed to the rest rate unread until that many
+        // scans are in (26 of them at 2 Hz stalled the reader for 13 s on a real kernel).
+        // The reader drains the buffer with as many refills as it holds (`read`), and the
+        // kernel buffer holds a batch window or a rest interval, whichever is longer.
+        let held = max(seconds, 2 / SamplingFrequency.refillsPerSecond)
+        blocks = Int((rate * held).rounded(.up)) + 4
+        buffer = try IIOBuffer(device: device, samples: 1, blocks: blocks)
         try buffer.setBlocking(false)
         descriptor = try buffer.pollDescriptor
     }
@@ -61,7 +69,21 @@ final class BufferedScans {
     /// inside a scan (the kernel returns whole scans, but a remote context or a fake
     /// device may not) keeps the piece for the next one, so no scan is lost and none is
     /// decoded from misaligned bytes.
+    ///
+    /// Refills until the buffer is empty (at most as many times as it holds scans, so a
+    /// sensor faster than the reader cannot keep it here); throws EAGAIN only when the
+    /// first refill finds nothing.
     func read(_ body: (Int64, Int64, Int64, Int64?) -> Void) throws {
+        for refill in 0..<blocks {
+            do {
+                try readOnce(body)
+            } catch let error as IIOError where error.code == EAGAIN && refill > 0 {
+                return
+            }
+        }
+    }
+
+    private func readOnce(_ body: (Int64, Int64, Int64, Int64?) -> Void) throws {
         let size = decoder.layout.scanSize
         try buffer.refill { bytes in
             var offset = 0

@@ -24,11 +24,11 @@ extension ReadLoop {
         defer { rate.restore(on: scans.device) }
         var schedule = AdaptiveRate(parameters: configuration.adaptiveRate)
         emit(.pace(device: scans.device.id, .full, hz: fullRate))
-        // A buffer that wakes the reader for every scan (one without a working watermark,
-        // such as umockdev's) would cost a wake-up per sample; reading at most every
-        // `batch` seconds keeps it to the refills a second a real buffer's watermark gives
-        // (SamplingFrequency.refillsPerSecond), for at most 50 ms of added delay. Not in
-        // the first half second, so the first event still comes as early as it can.
+        // The buffer wakes the reader for every scan (its watermark is 1, which the rest
+        // pace needs: BufferedScans), which would cost a wake-up per sample; reading at
+        // most every `batch` seconds keeps it to SamplingFrequency.refillsPerSecond, for
+        // at most 50 ms of added delay. Not in the first half second, so the first event
+        // still comes as early as it can.
         let batch = min(1 / SamplingFrequency.refillsPerSecond, Double(SamplingFrequency.scansPerRefill(rate: fullRate)) / fullRate)
         let attached = ReadLoop.monotonic()
         var lastRead = -Double.infinity
@@ -98,7 +98,10 @@ extension ReadLoop {
                         ?? max(arrival, lastTime + interval)
                     lastTime = time
                     let sample = Sample(time: time, acceleration: info.calibration.apply(x: Double(x), y: Double(y), z: Double(z)))
-                    if let pace = hand(sample, to: &schedule) { change = pace }
+                    let atRest = schedule.due != nil
+                    let decision = hand(sample, to: &schedule)
+                    if atRest { rate.observe(time, read: decision.isRead, restRate: configuration.adaptiveRate.restRate) }
+                    if let pace = decision.paceChange { change = pace }
                 }
             } catch let error as IIOError where error.code == EAGAIN {
                 // Nothing yet: wait in poll(2), where a stall is noticed.
@@ -148,11 +151,31 @@ struct SensorRate {
 
     /// Whether the reader must sleep to each rest reading rather than be woken by
     /// the sensor (which sends half as fast again as the rest rate, or faster).
-    func sendsFasterThanRest(_ restRate: Double) -> Bool { current > 1.5 * restRate }
+    func sendsFasterThanRest(_ restRate: Double) -> Bool { current > 1.5 * restRate || sendsFaster }
+
+    /// Scans came faster than the rate in force says: a driver that took the rate but
+    /// sends at its trigger's (an hrtimer's, a fake's). Believed over the attribute
+    /// until the full rate comes back.
+    private var sendsFaster = false
+    /// The last scan at rest since the first one read there: the scans queued before the
+    /// rate was lowered are no evidence.
+    private var lastScan: Double?
+
+    /// A scan's time at rest, and whether it was read.
+    mutating func observe(_ time: Double, read: Bool, restRate: Double) {
+        guard let lastScan else {
+            if read { lastScan = time }
+            return
+        }
+        if time - lastScan < 1 / (1.5 * restRate) { sendsFaster = true }
+        self.lastScan = time
+    }
 
     /// Sets the sensor to `wanted` Hz (what it offers nearest); a warning the first time
     /// the driver refuses, nil otherwise. A sensor without a setting stays as it is.
     mutating func set(_ wanted: Double, on device: IIODevice) -> String? {
+        sendsFaster = false
+        lastScan = nil
         guard let setting, !refused, wanted != current else { return nil }
         switch setting.set(wanted, on: device, read: AccelerometerDiscovery.attributeReader(device: device, udev: nil)) {
         case .success(let inForce):

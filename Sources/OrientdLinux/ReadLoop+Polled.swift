@@ -38,7 +38,7 @@ extension ReadLoop {
                     emit(.warning(ReadFailures.message(report, error: "", device: device.id)))
                 }
                 let v = info.calibration.apply(x: raw.x, y: raw.y, z: raw.z)
-                if let pace = hand(Sample(time: now - start, acceleration: v), to: &schedule) {
+                if let pace = hand(Sample(time: now - start, acceleration: v), to: &schedule).paceChange {
                     emit(.pace(device: device.id, pace, hz: pace == .rest ? configuration.adaptiveRate.restRate : configuration.rate))
                 }
             }

@@ -287,18 +287,15 @@ struct ReadLoop {
 
 extension ReadLoop {
     /// Hands one reading on as the adaptive rate decides: classified, still, or not at
-    /// all. Returns a change of pace, which the reader says (`.pace`) once it has set
-    /// the rate that goes with it.
-    func hand(_ sample: Sample, to schedule: inout AdaptiveRate) -> AdaptiveRate.Pace? {
-        switch schedule.admit(sample) {
-        case .skip:
-            return nil
-        case .still:
-            emit(.still(sample))
-            return nil
-        case .classify(let change):
-            emit(.sample(sample))
-            return change
+    /// all; a change of pace in the decision is the reader's to act on and say (`.pace`)
+    /// once it has set the rate that goes with it.
+    func hand(_ sample: Sample, to schedule: inout AdaptiveRate) -> AdaptiveRate.Decision {
+        let decision = schedule.admit(sample)
+        switch decision {
+        case .skip: break
+        case .still: emit(.still(sample))
+        case .classify: emit(.sample(sample))
         }
+        return decision
     }
 }

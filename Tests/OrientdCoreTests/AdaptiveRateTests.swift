@@ -37,7 +37,7 @@ struct AdaptiveRateTests {
         var schedule = AdaptiveRate()
         _ = feed(&schedule, rest(roll: 0), from: 0, seconds: 5)
         #expect(schedule.pace == .rest)
-        // 6° away: 1.0 m/s² from the anchor, over the 0.8 threshold.
+        // 6° away: 1.0 m/s² from the anchor, over the 0.6 threshold.
         let turned = feed(&schedule, rest(roll: 6), from: 5, seconds: 1)
         let first = turned.first { $0.decision.isRead }
         #expect(first?.decision == .classify(paceChange: .full))
@@ -61,8 +61,8 @@ struct AdaptiveRateTests {
                 break
             }
         }
-        // 0.8 m/s² is 4.7°: the tenth step (5°).
-        #expect(woke == 3 + 10 * 0.5)
+        // 0.6 m/s² is 3.5° of turn: the eighth step (4°; 3.5° is 0.599 m/s²).
+        #expect(woke == 3 + 8 * 0.5)
 
         var noisy = AdaptiveRate()
         _ = feed(&noisy, rest(roll: 0), from: 0, seconds: 3)
@@ -83,7 +83,7 @@ struct AdaptiveRateTests {
             let roll = min(Double(i), 100)
             if schedule.admit(Sample(time: t, acceleration: rest(roll: roll))) == .classify(paceChange: .rest) { rests.append(t) }
         }
-        // Every fifth reading is 5° past the anchor (over 0.8 m/s², 4.7°) and moves it;
+        // Every fourth reading is 4° past the anchor (over 0.6 m/s², 3.5°) and moves it;
         // the last is the turn's end at 2 s, so the rest comes 1.5 s after that.
         #expect(rests.count == 1)
         #expect(rests.first.map { abs($0 - (2 + 1.5)) < 1e-9 } == true, "\(rests)")

@@ -24,7 +24,7 @@ public struct AdaptiveRate: Sendable {
         case start
         /// Every sample is read; the last motion was at `lastMotion`.
         case full(lastMotion: Double)
-        /// The next sample is read at `due` or later.
+        /// At rest; the next reading is the grid's `due`, or up to `slack` before it.
         case rest(due: Double)
     }
 
@@ -48,6 +48,9 @@ public struct AdaptiveRate: Sendable {
         case classify(paceChange: Pace?)
 
         public var isRead: Bool { self != .skip }
+        public var paceChange: Pace? {
+            if case .classify(let change) = self { change } else { nil }
+        }
         public var isClassified: Bool {
             if case .classify = self { true } else { false }
         }
@@ -57,11 +60,17 @@ public struct AdaptiveRate: Sendable {
         if case .rest = phase { .rest } else { .full }
     }
 
-    /// At rest, the earliest time the next sample is read; nil at the full rate (read
-    /// every sample as it comes) and when the schedule is off.
+    /// At rest, the earliest time the next sample is read (a polled reader reads then,
+    /// so it reads what a replay of its samples reads); nil at the full rate (every
+    /// sample as it comes) and when the schedule is off.
     public var due: Double? {
-        if case .rest(let due) = phase { due } else { nil }
+        if case .rest(let due) = phase { due - slack } else { nil }
     }
+
+    /// A quarter interval early still counts: a sensor slowed to the rest rate sends on
+    /// its own clock, and a sample just before the grid's time must not cost a whole
+    /// interval.
+    private var slack: Double { parameters.restInterval / 4 }
 
     /// Decides whether `sample` is read and moves the schedule on. A sample from before
     /// the last one read is read, and brings the full rate back.
@@ -84,10 +93,6 @@ public struct AdaptiveRate: Sendable {
             phase = .rest(due: t + parameters.restInterval)
             return .classify(paceChange: .rest)
         case .rest(let due):
-            // A quarter interval early still counts: a sensor slowed to the rest rate
-            // sends on its own clock, and a sample just before `due` must not cost a whole
-            // interval. A sample from before the rest began (a clock step) is read.
-            let slack = parameters.restInterval / 4
             // Before the last reading: the clock went back (a recording's, a restarted
             // sensor's), so nothing can be known from `due`.
             let wentBack = t < due - parameters.restInterval - slack

@@ -14,7 +14,7 @@ public struct AdaptiveRateParameters: Hashable, Sendable {
     /// rest, from the one the rest began with) is motion, and brings the full rate back.
     /// Above the noise of a still sensor (a few hundredths to a few tenths), below the
     /// change a small turn makes (1 m/s² is about 6°).
-    public var motionThreshold: Double = 0.8
+    public var motionThreshold: Double = 0.6
 
     /// Seconds without motion before the rate drops to `restRate`: longer than the
     /// classifier needs to confirm a pose after the motion ends (settle and hold time),

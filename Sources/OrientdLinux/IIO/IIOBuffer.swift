@@ -7,8 +7,14 @@ public final class IIOBuffer {
     let pointer: OpaquePointer
     public let device: IIODevice
 
-    /// - Parameter samples: scans per refill.
-    public init(device: IIODevice, samples: Int) throws(IIOError) {
+    /// - Parameters:
+    ///   - samples: scans per refill. libiio also makes it the kernel buffer's
+    ///     watermark: poll(2) says readable only once that many scans are in.
+    ///   - blocks: the kernel buffer holds `samples` × `blocks` scans (libiio's default
+    ///     is 4).
+    public init(device: IIODevice, samples: Int, blocks: Int = 4) throws(IIOError) {
+        let set = iio_device_set_kernel_buffers_count(device.pointer, UInt32(max(blocks, 1)))
+        if set < 0 { throw IIOError("setting the kernel buffer of \(samples * blocks) scans for", device.id, returned: Int(set)) }
         guard let made = iio_device_create_buffer(device.pointer, samples, false) else {
             throw IIOError.fromErrno("creating a buffer of \(samples) scans for", device.id)
         }
