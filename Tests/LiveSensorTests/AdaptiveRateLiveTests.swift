@@ -35,7 +35,8 @@ extension LiveSensorTests {
                 events.append((pace, hz, lastTime))
                 // libiio writes the value with its terminating NUL; a kernel would stop there.
                 let written = (try? String(contentsOfFile: attribute, encoding: .utf8)) ?? "?"
-                frequencies.append(written.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\0"))))
+                frequencies.append(
+                    written.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\0"))))
             default: break
             }
             return lastTime >= 8.5
@@ -46,7 +47,8 @@ extension LiveSensorTests {
         let classified = seen.compactMap(\.sample).map { $0.time - origin }
         // Full at the start, rest once still, full at the turn (3 s), rest, full at the
         // turn back (6 s), rest.
-        #expect(events.map(\.pace) == [.full, .rest, .full, .rest, .full, .rest], "\(events) \(seen.count) events, the last \(seen.suffix(3))")
+        #expect(
+            events.map(\.pace) == [.full, .rest, .full, .rest, .full, .rest], "\(events) \(seen.count) events, the last \(seen.suffix(3))")
         #expect(events.filter { $0.pace == .rest }.allSatisfy { $0.hz == 12.5 }, "the slowest rate offered: \(events)")
         #expect(frequencies.filter { $0 != "100" }.allSatisfy { $0 == "12.5" }, "\(frequencies)")
         #expect(frequencies.last == "12.5" && frequencies.dropLast().last == "100", "raised at each turn: \(frequencies)")

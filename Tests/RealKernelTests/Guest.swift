@@ -99,6 +99,10 @@ enum Guest {
             udevadm control --reload
             [ -f /etc/orientd.conf.shipped ] || cp /etc/orientd.conf /etc/orientd.conf.shipped
             cp /etc/orientd.conf.shipped /etc/orientd.conf
+            # A guest still starting up (the first test after the boot) shares its one
+            # emulated CPU with boot jobs: wait for them, and for udev's queue.
+            timeout 60 systemctl is-system-running --wait >/dev/null 2>&1
+            udevadm settle --timeout=30
             systemd-hwdb update && systemctl daemon-reload
             """)
         if result.status != 0 { throw GuestError("resetting the guest failed: \(result.stderr)") }

@@ -20,7 +20,8 @@ struct SamplingFrequencySetting: Sendable {
         do {
             try device.writeAttribute(attribute, Self.format(chosen))
         } catch {
-            return .failure(AttributeIssue(device: device.id, attribute: attribute, message: "cannot set \(Self.format(chosen)) Hz: \(error.message)"))
+            return .failure(
+                AttributeIssue(device: device.id, attribute: attribute, message: "cannot set \(Self.format(chosen)) Hz: \(error.message)"))
         }
         if available == nil, case .value(let back) = AttributeValue.number(read(attribute)) { return .success(back) }
         return .success(chosen)

@@ -53,7 +53,8 @@ struct Evaluate: ParsableCommand {
             do {
                 let reader = try RecordingReader(path: path, mountMatrixOverridden: mountMatrix.text != nil)
                 defer { reader.close() }
-                verdict = try LabelledReplay.run(reader, latencyBound: latencyBound, rate: classifier.adaptiveRate) { header, matrix, line in
+                verdict = try LabelledReplay.run(reader, latencyBound: latencyBound, rate: classifier.adaptiveRate) {
+                    header, matrix, line in
                     let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
                     made.warnings.forEach { diagnostics.warning($0) }
                     return made.pipeline
