@@ -47,7 +47,7 @@ final class BufferedScans {
         // scans are in (26 of them at 2 Hz stalled the reader for 13 s on a real kernel).
         // The reader drains the buffer with as many refills as it holds (`read`), and the
         // kernel buffer holds a batch window or a rest interval, whichever is longer.
-        let held = max(seconds, 2 / SamplingFrequency.refillsPerSecond)
+        let held = max(seconds, 2 / SamplingFrequency.readsPerSecond)
         blocks = Int((rate * held).rounded(.up)) + 4
         buffer = try IIOBuffer(device: device, samples: 1, blocks: blocks)
         try buffer.setBlocking(false)

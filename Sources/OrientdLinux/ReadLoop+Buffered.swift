@@ -26,10 +26,10 @@ extension ReadLoop {
         emit(.pace(device: scans.device.id, .full, hz: fullRate))
         // The buffer wakes the reader for every scan (its watermark is 1, which the rest
         // pace needs: BufferedScans), which would cost a wake-up per sample; reading at
-        // most every `batch` seconds keeps it to SamplingFrequency.refillsPerSecond, for
+        // most every `batch` seconds keeps it to SamplingFrequency.readsPerSecond, for
         // at most 50 ms of added delay. Not in the first half second, so the first event
         // still comes as early as it can.
-        let batch = min(1 / SamplingFrequency.refillsPerSecond, Double(SamplingFrequency.scansPerRefill(rate: fullRate)) / fullRate)
+        let batch = 1 / SamplingFrequency.readsPerSecond
         let attached = ReadLoop.monotonic()
         var lastRead = -Double.infinity
         var lastScan = attached

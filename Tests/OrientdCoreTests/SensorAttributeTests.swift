@@ -139,13 +139,6 @@ struct SamplingFrequencyTests {
         #expect(SamplingFrequency.choose(available: nil, wanted: 50, settable: true) == 50)
         #expect(SamplingFrequency.choose(available: "10 20", wanted: 50, settable: true) == 20)
     }
-
-    @Test("refills at most 25 times a second")
-    func batching() {
-        #expect(SamplingFrequency.scansPerRefill(rate: 10) == 1)
-        #expect(SamplingFrequency.scansPerRefill(rate: 100) == 5)
-        #expect(SamplingFrequency.scansPerRefill(rate: 1000) == 50)
-    }
 }
 
 @Suite("Reads that keep failing")

@@ -16,14 +16,8 @@ public enum SamplingFrequency {
         return values.first { $0 >= wanted - 1e-9 } ?? values.last
     }
 
-    /// How often a buffered sensor wakes the reader at most: each wake-up costs more CPU
-    /// than the samples it brings (20 a second keep a 100 Hz sensor under 0.2 % of a
-    /// core), and waiting for more adds at most 1/20 s to an answer that takes 200 ms.
-    public static let refillsPerSecond = 20.0
-
-    /// Scans per buffer refill for a rate: refills at most `refillsPerSecond` times a
-    /// second.
-    public static func scansPerRefill(rate: Double) -> Int {
-        max(1, Int((rate / refillsPerSecond).rounded(.down)))
-    }
+    /// How often a buffered sensor is read at most while it moves: each wake-up costs
+    /// more CPU than the samples it brings (20 a second keep a 100 Hz sensor under 0.2 %
+    /// of a core), and waiting for more adds at most 1/20 s to an answer that takes 200 ms.
+    public static let readsPerSecond = 20.0
 }
