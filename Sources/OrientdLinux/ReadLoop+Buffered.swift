@@ -20,8 +20,9 @@ extension ReadLoop {
         var clock = TimestampClock()
         var lastTime = -Double.infinity
         let fullRate = info.samplingFrequency ?? configuration.rate
-        var rate = SensorRate(full: fullRate, setting: info.samplingFrequencySetting)
-        defer { rate.restore(on: scans.device) }
+        var rate = SensorRate(
+            device: scans.device, full: fullRate, rest: configuration.adaptiveRate.restRate, setting: info.samplingFrequencySetting)
+        defer { rate.restore() }
         var schedule = AdaptiveRate(parameters: configuration.adaptiveRate)
         emit(.pace(device: scans.device.id, .full, hz: fullRate))
         // The buffer wakes the reader for every scan (its watermark is 1, which the rest
@@ -40,7 +41,7 @@ extension ReadLoop {
         while true {
             let now = ReadLoop.monotonic()
             var readDirectly = false
-            if let due = schedule.due, rate.sendsFasterThanRest(configuration.adaptiveRate.restRate), !drained {
+            if let due = schedule.due, rate.sendsFasterThanRest, !drained {
                 // At rest on a sensor that sends faster: wake one of its periods after the
                 // reading is due, when a scan from after it is in the buffer.
                 let wakeAt = start + due + 1 / rate.current
@@ -100,7 +101,7 @@ extension ReadLoop {
                     let sample = Sample(time: time, acceleration: info.calibration.apply(x: Double(x), y: Double(y), z: Double(z)))
                     let atRest = schedule.due != nil
                     let decision = hand(sample, to: &schedule)
-                    if atRest { rate.observe(time, read: decision.isRead, restRate: configuration.adaptiveRate.restRate) }
+                    if atRest { rate.observe(time, read: decision.isRead) }
                     if let pace = decision.paceChange { change = pace }
                 }
             } catch let error as IIOError where error.code == EAGAIN {
@@ -125,71 +126,9 @@ extension ReadLoop {
             }
             lastScan = lastRead
             if let change {
-                let wanted = change == .rest ? configuration.adaptiveRate.restRate : fullRate
-                if let refused = rate.set(wanted, on: scans.device) { emit(.warning(refused)) }
+                if let refused = rate.follow(change) { emit(.warning(refused)) }
                 emit(.pace(device: scans.device.id, change, hz: rate.current))
             }
         }
-    }
-}
-
-/// The rate a buffered sensor sends at, lowered at rest and raised again, with what to
-/// do when it cannot be.
-struct SensorRate {
-    let full: Double
-    let setting: SamplingFrequencySetting?
-    /// What it sends at now.
-    private(set) var current: Double
-    /// The driver refused once: not asked again while this sensor is read.
-    private var refused = false
-
-    init(full: Double, setting: SamplingFrequencySetting?) {
-        self.full = full
-        self.setting = setting
-        current = full
-    }
-
-    /// Whether the reader must sleep to each rest reading rather than be woken by
-    /// the sensor (which sends half as fast again as the rest rate, or faster).
-    func sendsFasterThanRest(_ restRate: Double) -> Bool { current > 1.5 * restRate || sendsFaster }
-
-    /// Scans came faster than the rate in force says: a driver that took the rate but
-    /// sends at its trigger's (an hrtimer's, a fake's). Believed over the attribute
-    /// until the full rate comes back.
-    private var sendsFaster = false
-    /// The last scan at rest since the first one read there: the scans queued before the
-    /// rate was lowered are no evidence.
-    private var lastScan: Double?
-
-    /// A scan's time at rest, and whether it was read.
-    mutating func observe(_ time: Double, read: Bool, restRate: Double) {
-        guard let lastScan else {
-            if read { lastScan = time }
-            return
-        }
-        if time - lastScan < 1 / (1.5 * restRate) { sendsFaster = true }
-        self.lastScan = time
-    }
-
-    /// Sets the sensor to `wanted` Hz (what it offers nearest); a warning the first time
-    /// the driver refuses, nil otherwise. A sensor without a setting stays as it is.
-    mutating func set(_ wanted: Double, on device: IIODevice) -> String? {
-        sendsFaster = false
-        lastScan = nil
-        guard let setting, !refused, wanted != current else { return nil }
-        switch setting.set(wanted, on: device, read: AccelerometerDiscovery.attributeReader(device: device, udev: nil)) {
-        case .success(let inForce):
-            current = inForce
-            return nil
-        case .failure(let issue):
-            refused = true
-            return "\(issue); reading it at \(SamplingFrequencySetting.format(current)) Hz and waking only for the rest readings instead"
-        }
-    }
-
-    /// Back to the full rate when reading ends, so the next reader (after a pause, or
-    /// another program) finds the sensor as it was set up.
-    mutating func restore(on device: IIODevice) {
-        if current != full { _ = set(full, on: device) }
     }
 }

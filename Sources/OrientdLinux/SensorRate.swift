@@ -1,0 +1,71 @@
+import OrientdCore
+
+/// The rate a buffered sensor sends at: lowered to the rest rate when the adaptive rate
+/// rests, raised again when it does not, with what to do when the driver will not.
+/// Lives on the sensor thread, with the device.
+struct SensorRate {
+    let device: IIODevice
+    let full: Double
+    let rest: Double
+    let setting: SamplingFrequencySetting?
+    /// What it sends at now.
+    private(set) var current: Double
+    /// The driver refused once: not asked again while this sensor is read.
+    private var refused = false
+    /// Scans came faster than the rate in force says: a driver that took the rate but
+    /// sends at its trigger's (an hrtimer's, a fake's). Believed over the attribute
+    /// until the pace changes.
+    private var sendsFaster = false
+    /// The last scan at rest since the first one read there: the scans queued before the
+    /// rate was lowered are no evidence.
+    private var lastScan: Double?
+
+    init(device: IIODevice, full: Double, rest: Double, setting: SamplingFrequencySetting?) {
+        self.device = device
+        self.full = full
+        self.rest = rest
+        self.setting = setting
+        current = full
+    }
+
+    /// Whether the reader must sleep to each rest reading rather than be woken by
+    /// the sensor (which sends half as fast again as the rest rate, or faster).
+    var sendsFasterThanRest: Bool { current > 1.5 * rest || sendsFaster }
+
+    /// A scan's time at rest, and whether it was read.
+    mutating func observe(_ time: Double, read: Bool) {
+        guard let lastScan else {
+            if read { lastScan = time }
+            return
+        }
+        if time - lastScan < 1 / (1.5 * rest) { sendsFaster = true }
+        self.lastScan = time
+    }
+
+    /// Sets the sensor to the rate of `pace` (what it offers nearest); a warning the
+    /// first time the driver refuses, nil otherwise. A sensor without a setting stays as
+    /// it is.
+    mutating func follow(_ pace: AdaptiveRate.Pace) -> String? {
+        set(pace == .rest ? rest : full)
+    }
+
+    /// Back to the full rate when reading ends, so the next reader (after a pause, or
+    /// another program) finds the sensor as it was set up.
+    mutating func restore() {
+        if current != full { _ = set(full) }
+    }
+
+    private mutating func set(_ wanted: Double) -> String? {
+        sendsFaster = false
+        lastScan = nil
+        guard let setting, !refused, wanted != current else { return nil }
+        switch setting.set(wanted, on: device, read: AccelerometerDiscovery.attributeReader(device: device, udev: nil)) {
+        case .success(let inForce):
+            current = inForce
+            return nil
+        case .failure(let issue):
+            refused = true
+            return "\(issue); reading it at \(SamplingFrequencySetting.format(current)) Hz and waking only for the rest readings instead"
+        }
+    }
+}
