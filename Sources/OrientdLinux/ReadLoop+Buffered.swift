@@ -48,7 +48,7 @@ extension ReadLoop {
                 if now < wakeAt {
                     let wake = wait(milliseconds: Int32(((wakeAt - now) * 1000).rounded(.up)))
                     if wake.stop { return .stopped }
-                    if wake.hotPlug, removed(scans.device.id) { return .lost("removed") }
+                    if wake.hotPlug, let end = udevEnds(scans.device.id) { return end }
                     if wake.gate, gateClosed() { return .paused }
                     guard wake.timedOut else { continue }
                 }
@@ -59,18 +59,24 @@ extension ReadLoop {
                 // not, poll as usual.
                 let wake = wait(milliseconds: Int32(((batch - (now - lastRead)) * 1000).rounded(.up)))
                 if wake.stop { return .stopped }
-                if wake.hotPlug, removed(scans.device.id) { return .lost("removed") }
+                if wake.hotPlug, let end = udevEnds(scans.device.id) { return end }
                 if wake.gate, gateClosed() { return .paused }
                 readDirectly = wake.timedOut
             }
             if !readDirectly {
+                let asked = ReadLoop.monotonic()
                 let wake = wait(milliseconds: 1000, data: scans.descriptor)
                 if wake.interrupted { continue }
                 if wake.stop { return .stopped }
-                if wake.hotPlug, removed(scans.device.id) { return .lost("removed") }
+                if wake.hotPlug, let end = udevEnds(scans.device.id) { return end }
                 if wake.gate, gateClosed() { return .paused }
                 if wake.data & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .lost("the buffer closed") }
                 guard wake.data & Int16(POLLIN) != 0 else {
+                    // A one-second wait that ends seconds late means this process did
+                    // not run: frozen for a suspend (whose drivers took 15 s on the real
+                    // kernel) or stopped. The sensor was asleep too; its silence counts
+                    // from now.
+                    if ReadLoop.monotonic() - asked > 2 { lastScan = ReadLoop.monotonic() }
                     // A buffer that stays silent this long is stuck (a hung trigger, a
                     // sensor in a bad state): say so once, and again when scans come back.
                     let silence = ReadLoop.monotonic() - lastScan

@@ -62,6 +62,18 @@ enum Guest {
         try booted(["play", recording] + arguments)
     }
 
+    /// `scripts/vm suspend`: to RAM through systemd, asleep for `seconds`, woken by qemu.
+    /// The share is gone afterwards (see `reboot`).
+    static func suspend(seconds: Double) throws -> OrientdProcess.Result {
+        try booted(["suspend", "--seconds", "\(seconds)"])
+    }
+
+    /// A fresh guest, for the tests after one that suspended it (its share hangs).
+    static func reboot() throws {
+        let result = try booted(["boot", "--fresh", "--until-exit-of", "\(getpid())"])
+        if result.status != 0 { throw GuestError("scripts/vm boot --fresh failed (\(result.status)): \(result.stderr)") }
+    }
+
     /// Puts a host file into the guest (through the share); its path there.
     static func copyIn(_ path: String) throws -> String {
         let result = try booted(["copy-in", path])
