@@ -53,7 +53,7 @@ extension ReadLoop {
             }
             let wake = wait(milliseconds: Int32(max(0, (deadline - ReadLoop.monotonic()) * 1000).rounded(.up)))
             if wake.stop { return .stopped }
-            if wake.hotPlug, removed(device.id) { return .lost("removed") }
+            if wake.hotPlug, let end = udevEnds(device.id) { return end }
             if wake.gate, gateClosed() { return .paused }
         }
     }

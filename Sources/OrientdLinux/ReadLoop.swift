@@ -22,6 +22,8 @@ struct ReadLoop {
     /// Devices udev reported removed and not added since. The kernel sends the remove
     /// event before the device leaves sysfs, so a look right after can still find it.
     var removedDevices: Set<String> = []
+    /// The `ACCEL_MOUNT_MATRIX` udev gave the device being read when it was opened.
+    var mountMatrixProperty: String?
 
     init(configuration: SensorReader.Configuration, stop: WakeUp, gate: ReadingGate, emit: @escaping (SensorEvent) -> Void) {
         self.configuration = configuration
@@ -188,6 +190,7 @@ struct ReadLoop {
             return false
         }
         if configuration.forcePolling { info.readPath = .polled }
+        mountMatrixProperty = found.udev?.properties["ACCEL_MOUNT_MATRIX"]
         // Nothing is enabled for a sensor that is not to be read: its buffer is made only
         // when reading starts. The polled path's files are open before `attached` is
         // said, so whoever sees it sees the reader as it will stay (the hot-plug test
@@ -260,20 +263,30 @@ struct ReadLoop {
             let wake = wait(milliseconds: -1)
             if wake.interrupted { continue }
             if wake.stop { return .stopped }
-            if wake.hotPlug, removed(id) { return .lost("removed") }
+            if wake.hotPlug, let end = udevEnds(id) { return end }
         }
     }
 
-    /// Did udev say our device went away? Drains the monitor, keeping track of what
-    /// was removed and added.
-    mutating func removed(_ id: String) -> Bool {
-        guard let monitor else { return false }
-        var gone = false
+    /// Does what udev said end reading our device? It went away, or a `change` gave it
+    /// another mount matrix (`orientd calibrate --apply`, or a hwdb entry and `udevadm
+    /// trigger`): it is then opened again with it, no restart needed. Drains the
+    /// monitor, keeping track of what was removed and added.
+    mutating func udevEnds(_ id: String) -> ReadEnd? {
+        guard let monitor else { return nil }
+        var end: ReadEnd?
         while let event = monitor.receive() {
             note(event)
-            if event.action == .remove && event.device.sysname == id { gone = true }
+            guard event.device.sysname == id else { continue }
+            if event.action == .remove {
+                end = .lost("removed")
+            } else if event.action == .change, configuration.mountMatrixOverride == nil, end == nil,
+                event.device.properties["ACCEL_MOUNT_MATRIX"] != mountMatrixProperty
+            {
+                let matrix = event.device.properties["ACCEL_MOUNT_MATRIX"].map { "ACCEL_MOUNT_MATRIX=\($0)" } ?? "none"
+                end = .lost("udev changed its mount matrix (now \(matrix)); opening it again")
+            }
         }
-        return gone
+        return end
     }
 
     mutating func note(_ event: UdevMonitor.Event) {

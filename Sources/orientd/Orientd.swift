@@ -25,7 +25,10 @@ struct Orientd: ParsableCommand {
               orientd simulate Recordings/scenarios/riding-a-bus.scenario --seed 7 > bus.csv
             """,
         version: OrientdRelease.version,
-        subcommands: [Run.self, List.self, Record.self, Replay.self, Ctl.self, Monitor.self, Config.self, Evaluate.self, Simulate.self],
+        subcommands: [
+            Run.self, List.self, Calibrate.self, Record.self, Replay.self, Ctl.self, Monitor.self, Config.self, Evaluate.self,
+            Simulate.self,
+        ],
         defaultSubcommand: Run.self
     )
 

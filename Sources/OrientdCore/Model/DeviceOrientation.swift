@@ -45,6 +45,21 @@ public enum DeviceOrientation: String, CaseIterable, Hashable, Sendable {
 
     /// Is this one of the four upright poses (those that can rotate the screen)?
     @inlinable public var isUpright: Bool { rotation != nil }
+
+    /// The direction a still device reads in this pose, after the mount matrix: the
+    /// frame of the kernel's IIO documentation, systemd's hwdb and iio-sensor-proxy
+    /// (README, "Axes and names"). Nil for unknown.
+    public var reading: Vector3? {
+        switch self {
+        case .portrait: Vector3(0, -1, 0)
+        case .landscapeLeft: Vector3(-1, 0, 0)
+        case .portraitUpsideDown: Vector3(0, 1, 0)
+        case .landscapeRight: Vector3(1, 0, 0)
+        case .faceUp: Vector3(0, 0, 1)
+        case .faceDown: Vector3(0, 0, -1)
+        case .unknown: nil
+        }
+    }
 }
 
 extension DeviceOrientation: CustomStringConvertible {

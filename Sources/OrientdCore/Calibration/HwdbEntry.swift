@@ -1,0 +1,63 @@
+/// A systemd hwdb entry that gives one machine's accelerometer its mount matrix, written
+/// as systemd's own `60-sensor.hwdb` writes them, so that it can go upstream as it is.
+///
+/// udev's `60-sensor.rules` looks the sensor up by
+/// `sensor:[LABEL:]modalias:PARENT-MODALIAS:DMI-MODALIAS`; the entry matches the parent's
+/// bus and id and the machine's vendor and product (and, where the product name is a
+/// firmware placeholder, the BIOS version and date, as upstream entries do).
+public struct HwdbEntry: Equatable, Sendable {
+    /// The match line: `sensor:modalias:acpi:BOSC0200*:dmi:*:svnAcer:pnOne10:*`.
+    public var match: String
+    public var matrix: MountMatrix
+
+    /// Product names that firmware leaves as placeholders: they match thousands of machines.
+    static let placeholders: Set<String> = [
+        "", "TobefilledbyO.E.M.", "Defaultstring", "SystemProductName", "Notapplicable", "NotSpecified", "None", "Type1ProductConfigId",
+    ]
+
+    /// - Parameters:
+    ///   - modalias: the `modalias` of the sensor's parent device (`platform:HID-SENSOR-200073`).
+    ///   - dmi: `/sys/class/dmi/id/modalias`, nil on a machine without DMI (a device-tree board).
+    ///   - label: the sensor's `label` attribute when it has one (udev then looks it up by it).
+    public init(modalias: String, dmi: String?, label: String?, matrix: MountMatrix) {
+        self.matrix = matrix
+        // The bus and the device id; what follows (an ACPI compatible id ...) varies.
+        let parts = modalias.split(separator: ":", omittingEmptySubsequences: false)
+        let device = parts.prefix(2).map { Self.literal($0) }.joined(separator: ":")
+        var match = "sensor:" + (label.map { $0.isEmpty ? "" : "\(Self.literal($0)):" } ?? "") + "modalias:\(device)*"
+        if let dmi { match += ":" + Self.dmiPattern(dmi) }
+        self.match = match
+    }
+
+    /// The entry as a hwdb file holds it: the match line, then the property indented.
+    public var text: String { "\(match)\n ACCEL_MOUNT_MATRIX=\(matrix)\n" }
+
+    /// `dmi:*:svnVENDOR:pnPRODUCT:*` from the machine's DMI modalias.
+    static func dmiPattern(_ modalias: String) -> String {
+        // Each field is a key and its value (drivers/firmware/dmi-id.c); no key is the
+        // start of another's field, so the first that fits is the field's.
+        let keys = ["bvn", "bvr", "bd", "br", "efr", "svn", "pn", "pvr", "rvn", "rn", "rvr", "cvn", "ct", "cvr", "sku"]
+        let fields = modalias.split(separator: ":").dropFirst().map { field in
+            let key = keys.first { field.hasPrefix($0) }
+            return (key: key, value: String(field.dropFirst(key?.count ?? 0)))
+        }
+        let product = fields.first { $0.key == "pn" }?.value ?? ""
+        let wanted: Set<String> = placeholders.contains(product) ? ["bvr", "bd", "svn", "pn"] : ["svn", "pn"]
+        // The wanted fields in their order; a * stands for any fields between two of them.
+        var pattern = "dmi:*"
+        var last: Int?
+        for (index, field) in fields.enumerated() {
+            guard let key = field.key, wanted.contains(key) else { continue }
+            if let last, last + 1 != index { pattern += ":*" }
+            pattern += ":\(key)\(literal(field.value))"
+            last = index
+        }
+        return pattern + ":*"
+    }
+
+    /// A value as a hwdb pattern that matches it: glob characters stand for themselves
+    /// only through `?`.
+    static func literal(_ value: some StringProtocol) -> String {
+        String(value.map { "*?[]\\".contains($0) ? "?" : $0 })
+    }
+}
