@@ -34,6 +34,8 @@ public final class Daemon {
     private var nextWatchdog: Double?
     /// What STATUS= says about the source, before the orientation.
     private var sourceStatus = "starting"
+    /// The hooks of the last batch that failed, and why: `status` says (`orientd doctor`).
+    private var lastHookFailures: [(command: String, error: String)] = []
     private let started = Pacer.monotonicNow()
     private var sourceName = ""
     private var sourceClockOrigin: Double?
@@ -304,6 +306,7 @@ public final class Daemon {
                 diagnostics.warning("hook '\(result.command)' for \(screen): \(failure)")
             }
         }
+        lastHookFailures = report.results.compactMap { result in result.failure.map { (result.command.text, $0) } }
         let time = shared.withService { $0.pipeline.lastTime }
         broadcast(HooksEvent(time: time, screen: screen, results: report.results).jsonLine)
     }
@@ -325,6 +328,11 @@ public final class Daemon {
                 json.add("clients", subscribers.clients.count)
                 json.add("subscribers", subscribers.subscriberCount)
                 json.add("hooks", hooks.commands.count)
+                json.add("hook-commands", strings: hooks.commands.map(\.text))
+                json.add("hooks-failed", objects: lastHookFailures) { object, failed in
+                    object.add("command", failed.command)
+                    object.add("error", failed.error)
+                }
                 json.add("reading", service.isReading)
                 json.add("consumers", strings: (demand?.consumers ?? []).map(\.rawValue))
                 json.add("pace", service.readingRate?.pace.rawValue)

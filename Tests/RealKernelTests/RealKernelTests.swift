@@ -482,7 +482,8 @@ extension RealKernelTests {
             echo "before: $(grep -o '"device":"[a-z-]*"' /tmp/monitor.jsonl | tail -1)"
             orientd calibrate --upright \(upright) --flat \(flat) --turned \(turned) --apply --json > /tmp/calibrate.json 2>/tmp/calibrate.err
             echo "status: $?"
-            echo "json: $(cat /tmp/calibrate.json)"
+            # printf, not echo: dash's echo would turn the JSON's \n escapes into newlines.
+            printf 'json: %s\n' "$(cat /tmp/calibrate.json)"
             echo "file: $(grep -v '^#' /etc/udev/hwdb.d/61-orientd-display.hwdb | tr '\\n' '|')"
             echo "udev: $(udevadm info -q property /sys/bus/iio/devices/iio:device0 | grep ACCEL_MOUNT_MATRIX)"
             for i in $(seq 100); do grep -q '"device":"portrait"' /tmp/monitor.jsonl && break; sleep 0.1; done
@@ -506,10 +507,11 @@ extension RealKernelTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line("json: ").utf8)) as? [String: Any], "\(result.stdout)")
         #expect(json["matrix"] as? String == matrix)
         #expect(json["axes"] as? String == "x and y swapped, z inverted")
-        // The match line as systemd's own entries write it, for the virtual hub on qemu's q35.
+        // The match line as systemd's own entries write it, for the virtual hub on qemu's q35
+        // (udev looks the product "StandardPC(Q35+ICH9,2009)" up with _ for the parentheses).
         #expect(
             line("file: ").hasPrefix(
-                "sensor:modalias:platform:HID-SENSOR-200073*:dmi:*:svnQEMU:pnStandardPC(Q35+ICH9,2009):*"
+                "sensor:modalias:platform:HID-SENSOR-200073*:dmi:*:svnQEMU:pnStandardPC_Q35+ICH9,2009_:*"
                     + "| ACCEL_MOUNT_MATRIX=\(matrix)|"),
             "\(line("file: "))")
         #expect(line("udev: ") == "ACCEL_MOUNT_MATRIX=\(matrix)")
@@ -519,5 +521,71 @@ extension RealKernelTests {
         #expect(line("list: ") == #"{"mountMatrix":"\#(matrix)","mountMatrixSource":"udev ACCEL_MOUNT_MATRIX"}"#)
         #expect(result.stderr.contains("Held upright, the sensor now reads upright"), "\(result.stderr)")
         #expect(line("undone: ") == "0", "the printed undo removes it")
+    }
+}
+
+extension RealKernelTests {
+    @Test(
+        "orientd calibrate at a terminal (tmux) on a real kernel: each pose asked in words, a move said and waited out, a progress bar to held, the mounting in words"
+    )
+    func calibrateInteractive() throws {
+        // The mounting of calibrateApplies. The feeder plays a device shaken in the hand
+        // until the test, watching the screen as a person would, puts it in each pose
+        // (`play display FILE` on the feeder's control FIFO) and presses Enter.
+        let g = 9.80665
+        let scratch = try Scratch()
+        var shaken = "# orientd-recording 1\n# rate-hz: 50\ntime,x,y,z\n"
+        for i in 0..<200 {
+            let t = Double(i) / 50
+            shaken += String(format: "%.3f,%.4f,%.4f,%.4f\n", t, -g + 3 * sin(t * 9), 2 * cos(t * 7), 1.5 * sin(t * 11))
+        }
+        let moving = try Guest.copyIn(try scratch.write("shaken.csv", shaken))
+        let upright = try Guest.copyIn(try scratch.write("upright.csv", Self.stillRecording([(-g, 0, 0)], seconds: 4)))
+        let flat = try Guest.copyIn(try scratch.write("flat.csv", Self.stillRecording([(0, 0, -g)], seconds: 4)))
+        let turned = try Guest.copyIn(try scratch.write("turned.csv", Self.stillRecording([(0, g, 0)], seconds: 4)))
+        try Guest.copyInFeeder()
+        let result = try Guest.run(
+            """
+            set -u
+            \(Guest.shellFunctions)
+            plug_devices --display \(moving) --loop
+            tmux new-session -d -s calibrate -x 220 -y 60 \
+                'orientd calibrate --hold 1; echo "exit status $?"; sleep 600'
+            screen() { tmux capture-pane -p -S - -t calibrate; }
+            wait_for() {
+                for i in $(seq 600); do screen | grep -qF -- "$1" && return; sleep 0.1; done
+                screen >&2; fail "'$1' never came on the screen"
+            }
+            wait_for "the way you read it"
+            tmux send-keys -t calibrate Enter
+            wait_for "m/s²): hold it still"
+            screen > /tmp/moving.txt
+            echo "play display \(upright)" > /run/vs.ctl
+            wait_for "screen up, then press Enter"
+            echo "play display \(flat)" > /run/vs.ctl
+            tmux send-keys -t calibrate Enter
+            wait_for "left edge up), then press Enter"
+            echo "play display \(turned)" > /run/vs.ctl
+            tmux send-keys -t calibrate Enter
+            wait_for "exit status"
+            echo "=== moving"; cat /tmp/moving.txt
+            echo "=== end"; screen
+            tmux kill-server
+            echo quit > /run/vs.ctl
+            """, timeout: 240)
+        print("real kernel, calibrate at a terminal:\n\(result.stdout)\(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
+        let moved = result.stdout.components(separatedBy: "=== end").first ?? ""
+        let end = result.stdout.components(separatedBy: "=== end").last ?? ""
+        // The move is said, with an empty bar, and the pose is not taken while it lasts.
+        #expect(moved.contains("[--------------------] 0 %  moving ("), "\(moved)")
+        // Each pose ends with a full bar over the one that counted up.
+        #expect(end.components(separatedBy: "[####################] 100 %  held (").count == 4, "\(end)")
+        #expect(end.contains("mount matrix    0, 1, 0; 1, 0, 0; 0, 0, -1"), "\(end)")
+        #expect(end.contains("x and y swapped, z inverted: the sensor is mounted turned 90°"), "\(end)")
+        #expect(end.contains("held portrait, it read as landscape-left"), "\(end)")
+        #expect(end.contains("ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, -1"), "\(end)")
+        #expect(end.contains("mount-matrix = 0, 1, 0; 1, 0, 0; 0, 0, -1"), "\(end)")
+        #expect(end.contains("exit status 0"), "\(end)")
     }
 }

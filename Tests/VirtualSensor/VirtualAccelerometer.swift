@@ -140,6 +140,14 @@ final class VirtualAccelerometer {
         heldReads = []
     }
 
+    /// Plays `next` instead, from now (at once if the old one had begun).
+    func play(_ next: Playback) {
+        let started = playback.hasStarted
+        playback = next
+        lastSent = nil
+        if started { playback.begin(at: Pacer.monotonicNow()) }
+    }
+
     /// Sends what is due at `now` and returns when something is next due (nil: nothing
     /// until a request comes).
     func tick(now: Double) throws(VirtualDeviceError) -> Double? {

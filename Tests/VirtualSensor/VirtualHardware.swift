@@ -1,4 +1,5 @@
 import Glibc
+import OrientdCore
 import OrientdIO
 import SystemPackage
 
@@ -23,7 +24,7 @@ final class VirtualHardware {
 
     /// Commands arrive as lines on `path`, a FIFO made here if missing: `unplug`, `plug`
     /// (each optionally naming `display`, `base` or `switch`; all when none is named),
-    /// `tablet`, `laptop`, `quit`. Opened read-write so that writers coming and going
+    /// `tablet`, `laptop`, `play display|base FILE`, `quit`. Opened read-write so that writers coming and going
     /// never make it read end-of-file.
     func listen(on path: String) throws(VirtualDeviceError) {
         if access(path, F_OK) != 0 && mkfifo(path, 0o600) != 0 {
@@ -106,10 +107,30 @@ final class VirtualHardware {
             }
             try tabletSwitch.set(tablet: verb == "tablet")
             log(#"{"event":"switch","mode":"\#(verb)"}"#)
+        case "play":
+            // `play display|base FILE`: that sensor plays FILE from now on, as a person
+            // moving the device to the next pose (a test that waits on a screen).
+            guard words.count == 3, let sensor = accelerometers.first(where: { $0.location.rawValue == words[1] }) else {
+                log(#"{"event":"error","message":"play display|base FILE, for a sensor that was started"}"#)
+                return
+            }
+            func message(_ text: String) -> String {
+                var line = #"{"event":"error","message":"#.utf8.map { $0 }
+                JSONLineWriter.appendString(text, to: &line)
+                return String(decoding: line, as: UTF8.self) + "}"
+            }
+            do {
+                sensor.play(try Playback(path: words[2], loops: sensor.playback.loops) { log(message($0)) })
+            } catch {
+                log(message("\(error)"))
+                return
+            }
+            let now = JSONLineWriter.number(Pacer.monotonicNow())
+            log(#"{"event":"playing","device":"\#(words[1])","file":"\#(words[2])","time":\#(now)}"#)
         case "quit":
             quit = true
         default:
-            log(#"{"event":"error","message":"unknown command '\#(verb)': plug, unplug, tablet, laptop or quit"}"#)
+            log(#"{"event":"error","message":"unknown command '\#(verb)': plug, unplug, tablet, laptop, play or quit"}"#)
         }
     }
 }

@@ -4,7 +4,9 @@
 /// udev's `60-sensor.rules` looks the sensor up by
 /// `sensor:[LABEL:]modalias:PARENT-MODALIAS:DMI-MODALIAS`; the entry matches the parent's
 /// bus and id and the machine's vendor and product (and, where the product name is a
-/// firmware placeholder, the BIOS version and date, as upstream entries do).
+/// firmware placeholder, the BIOS version and date, as upstream entries do). udev puts
+/// each value into that key with its unsafe characters replaced (`key(modalias:dmi:label:)`),
+/// and the entry is written from the key as udev builds it, not from sysfs as it reads.
 public struct HwdbEntry: Equatable, Sendable {
     /// The match line: `sensor:modalias:acpi:BOSC0200*:dmi:*:svnAcer:pnOne10:*`.
     public var match: String
@@ -22,11 +24,32 @@ public struct HwdbEntry: Equatable, Sendable {
     public init(modalias: String, dmi: String?, label: String?, matrix: MountMatrix) {
         self.matrix = matrix
         // The bus and the device id; what follows (an ACPI compatible id ...) varies.
-        let parts = modalias.split(separator: ":", omittingEmptySubsequences: false)
+        let parts = Self.asUdevSubstitutes(modalias).split(separator: ":", omittingEmptySubsequences: false)
         let device = parts.prefix(2).map { Self.literal($0) }.joined(separator: ":")
-        var match = "sensor:" + (label.map { $0.isEmpty ? "" : "\(Self.literal($0)):" } ?? "") + "modalias:\(device)*"
-        if let dmi { match += ":" + Self.dmiPattern(dmi) }
+        let labelled = label.map { $0.isEmpty ? "" : "\(Self.literal(Self.asUdevSubstitutes($0))):" } ?? ""
+        var match = "sensor:" + labelled + "modalias:\(device)*"
+        if let dmi { match += ":" + Self.dmiPattern(Self.asUdevSubstitutes(dmi)) }
         self.match = match
+    }
+
+    /// The key `60-sensor.rules` looks the sensor up by, as udev builds it.
+    public static func key(modalias: String, dmi: String?, label: String?) -> String {
+        let labelled = label.map { $0.isEmpty ? "" : "\(asUdevSubstitutes($0)):" } ?? ""
+        return "sensor:" + labelled + "modalias:\(asUdevSubstitutes(modalias)):\(asUdevSubstitutes(dmi ?? ""))"
+    }
+
+    /// A sysfs value as udev puts it into a rule's `$attr{…}`: characters outside letters,
+    /// digits and `#+-.:=@_/ $%?,` become `_`, whitespace a space (`udev_replace_chars`
+    /// with `UDEV_ALLOWED_CHARS_INPUT`). Measured on Debian 12's udev 252 and a real
+    /// kernel: the DMI product `StandardPC(Q35+ICH9,2009)` is looked up as
+    /// `StandardPC_Q35+ICH9,2009_`; systemd's own entries write `of:NaccelerometerT_null_C…`.
+    public static func asUdevSubstitutes(_ value: String) -> String {
+        String(
+            value.map { character -> Character in
+                guard character.isASCII else { return character }  // valid UTF-8 is kept
+                if character.isLetter || character.isNumber || "#+-.:=@_/ $%?,".contains(character) { return character }
+                return character.isWhitespace ? " " : "_"
+            })
     }
 
     /// The entry as a hwdb file holds it: the match line, then the property indented.

@@ -60,6 +60,17 @@ public enum DeviceOrientation: String, CaseIterable, Hashable, Sendable {
         case .unknown: nil
         }
     }
+
+    /// The pose whose `reading` is nearest in direction to `reading` (never unknown):
+    /// what a still device reads as, without the classifier's margins.
+    public static func nearest(to reading: Vector3) -> DeviceOrientation {
+        let unit = reading.normalized
+        var best = DeviceOrientation.portrait
+        for pose in allCases {
+            if let direction = pose.reading, unit.dot(direction) > unit.dot(best.reading!) { best = pose }
+        }
+        return best
+    }
 }
 
 extension DeviceOrientation: CustomStringConvertible {

@@ -16,7 +16,7 @@ public final class ChildProcess {
     public let role: Role
 
     /// What the child is to its parent.
-    public enum Role: Sendable {
+    public enum Role: Equatable, Sendable {
         /// A daemon's hook: standard input from /dev/null, standard output sent to the
         /// daemon's standard error (never into the event stream on stdout), and a process
         /// group of its own, so a timeout ends the whole hook, pipelines and sub-shells
@@ -25,6 +25,10 @@ public final class ChildProcess {
         /// A command run for the user (`ctl request … -- command`): the parent's standard
         /// streams and process group, so it reads the terminal and Ctrl-C reaches it.
         case foreground
+        /// A tool run for its output (`orientd doctor` asking systemctl): standard input
+        /// from /dev/null, standard output and error to `output` (a pipe's end the caller
+        /// reads), so what it says reaches the caller's message, not the terminal.
+        case tool(output: Int32)
     }
 
     public init(arguments: [String], environment: [(name: String, value: String)], role: Role = .hook) throws(Errno) {
@@ -32,9 +36,16 @@ public final class ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if role == .hook {
+        switch role {
+        case .hook:
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        case .tool(let output):
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+            posix_spawn_file_actions_adddup2(&actions, output, 2)
+        case .foreground:
+            break
         }
 
         var attributes = posix_spawnattr_t()

@@ -40,11 +40,6 @@ public struct HwdbLookup: Equatable, Sendable {
         dmi = Self.read(sysfsRoot + "/sys/class/dmi/id/modalias").flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The key udev looks up, as `60-sensor.rules` builds it.
-    public var key: String {
-        "sensor:" + (label.map { "\($0):" } ?? "") + "modalias:\(parentModalias):\(dmi ?? "")"
-    }
-
     static func read(_ path: String) -> String? {
         guard let bytes = try? WholeFile.read(path, limit: 4096) else { return nil }
         return String(decoding: bytes, as: UTF8.self).trimmingSysfs

@@ -15,7 +15,7 @@ extension Calibrate {
         let misread: [String] =
             thisMachine
             ? poses.compactMap { held in
-                let seen = Self.nearest(here!.inForce.apply(held.reading))
+                let seen = DeviceOrientation.nearest(to: here!.inForce.apply(held.reading))
                 return seen == held.pose ? nil : "held \(held.pose), it read as \(seen)"
             } : []
         let conf = "mount-matrix = \(fit.matrix)"
@@ -111,7 +111,7 @@ extension Calibrate {
         let check = try live.take(
             .portrait, words: "Hold the device upright again, to check", capture: PoseCapture(holdSeconds: hold), ask: interactive)
         let reads = fit.matrix.apply(check.reading)
-        let seen = Self.nearest(reads)
+        let seen = DeviceOrientation.nearest(to: reads)
         let off = MountMatrixFit.degrees(between: reads, DeviceOrientation.portrait.reading!)
         guard seen == .portrait else {
             throw CalibrationFailure(

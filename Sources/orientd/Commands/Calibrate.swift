@@ -174,11 +174,4 @@ extension Calibrate {
             })
         return Here(found: chosen, lookup: HwdbLookup(syspath: udev.syspath), inForce: resolved.matrix, source: resolved.source)
     }
-
-    /// The pose a reading is nearest to.
-    static func nearest(_ reading: Vector3) -> DeviceOrientation {
-        DeviceOrientation.allCases.filter { $0 != .unknown }.max { a, b in
-            reading.normalized.dot(a.reading!) < reading.normalized.dot(b.reading!)
-        }!
-    }
 }

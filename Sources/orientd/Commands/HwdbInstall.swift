@@ -17,7 +17,7 @@ enum HwdbInstall {
 
     /// The commands that undo `install`, for people.
     static func undo(path: String, syspath: String) -> String {
-        "rm \(path) && systemd-hwdb update && udevadm trigger --action=change --settle \(syspath)"
+        "rm \(path) && systemd-hwdb update && udevadm control --reload && udevadm trigger --action=change --settle \(syspath)"
     }
 
     static func install(_ entry: HwdbEntry, comment: [String], path: String, syspath: String) throws(CalibrationFailure) {
@@ -36,28 +36,17 @@ enum HwdbInstall {
             throw CalibrationFailure("cannot write \(path): \(error)", status: .cannotCreate)
         }
         try run(["systemd-hwdb", "update"])
+        // udevd looks for a new hwdb.bin at most every 3 s, before an event; a trigger
+        // sooner after the last event would be looked up in the old one.
+        try run(["udevadm", "control", "--reload"])
         try run(["udevadm", "trigger", "--action=change", "--settle", syspath])
     }
 
-    /// Runs a tool to its end (60 s at most); its output goes to standard error.
     static func run(_ arguments: [String]) throws(CalibrationFailure) {
-        let named = arguments.joined(separator: " ")
-        let child: ChildProcess
         do {
-            child = try ChildProcess(arguments: arguments, environment: [])
+            try Tool.run(arguments)
         } catch {
-            throw CalibrationFailure("cannot run \(named): \(error)", status: .unavailable)
-        }
-        var watched = pollfd(fd: child.descriptor, events: Int16(POLLIN), revents: 0)
-        while poll(&watched, 1, 60_000) < 0 && errno == EINTR {}
-        guard let status = child.reap() else {
-            child.kill()
-            throw CalibrationFailure("\(named) did not end within 60 s", status: .failure)
-        }
-        let outcome = status.waitOutcome
-        guard outcome.exit == 0 else {
-            throw CalibrationFailure(
-                "\(named) failed (\(outcome.exit.map { "exit status \($0)" } ?? "signal \(outcome.signal ?? 0)"))", status: .failure)
+            throw CalibrationFailure(error.description, status: .failure)
         }
     }
 }

@@ -50,10 +50,11 @@ final class LivePoses: Sendable {
 
     /// The sensor being read, once it is open (waits up to 5 s).
     func sensor() throws(CalibrationFailure) -> AccelerometerInfo {
-        for _ in 0..<50 {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
             if let problem = state.withLock({ $0.problem }) { throw CalibrationFailure(problem, status: .unavailable) }
             if let info = state.withLock({ $0.info }) { return info }
-            _ = arrived.wait(seconds: 0.1)
+            nap()
         }
         throw CalibrationFailure("the accelerometer did not open within 5 s", status: .unavailable)
     }
@@ -82,16 +83,17 @@ final class LivePoses: Sendable {
             shown = words
         }
         state.withLock { $0.samples.removeAll() }
-        let seconds = 60.0
-        var waited = 0.0
-        while waited < seconds {
-            _ = arrived.wait(seconds: 0.2)
-            waited += 0.2
+        let seconds = 60
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var readings = 0
+        while ContinuousClock.now < deadline {
+            nap()
             let (samples, problem) = state.withLock { state in
                 defer { state.samples.removeAll(keepingCapacity: true) }
                 return (state.samples, state.problem)
             }
             if let problem { throw CalibrationFailure(problem, status: .unavailable) }
+            readings += samples.count
             for sample in samples {
                 let progress = capture.add(sample)
                 switch progress {
@@ -107,9 +109,35 @@ final class LivePoses: Sendable {
             }
         }
         if Self.terminal { Self.say("") }
+        guard readings > 0 else {
+            throw CalibrationFailure("the sensor gave no reading in \(seconds) s", status: .unavailable)
+        }
         throw CalibrationFailure(
-            "the device was not held still for \(JSONLineWriter.number(capture.holdSeconds, decimals: 1)) s within \(Int(seconds)) s",
+            "the device was not held still for \(JSONLineWriter.number(capture.holdSeconds, decimals: 1)) s within \(seconds) s",
             status: .failure)
+    }
+
+    /// Waits up to 0.2 s for the sensor thread's next event. The doorbell is drained, or
+    /// every later wait would return at once.
+    private func nap() {
+        if arrived.wait(seconds: 0.2) { arrived.drain() }
+    }
+
+    /// Every reading of the next `seconds`, however the device moves (`orientd doctor`).
+    func collect(seconds: Double) throws(CalibrationFailure) -> [Sample] {
+        state.withLock { $0.samples.removeAll() }
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var samples: [Sample] = []
+        while ContinuousClock.now < deadline {
+            nap()
+            let (more, problem) = state.withLock { state in
+                defer { state.samples.removeAll(keepingCapacity: true) }
+                return (state.samples, state.problem)
+            }
+            if let problem { throw CalibrationFailure(problem, status: .unavailable) }
+            samples += more
+        }
+        return samples
     }
 
     /// Words for the person holding the device, on standard error.

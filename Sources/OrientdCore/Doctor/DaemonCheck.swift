@@ -1,0 +1,62 @@
+/// What a running daemon's state says about "it does not rotate" (`orientd doctor`):
+/// one line each for the lock, the apps' requests, the mode and the hooks.
+public enum DaemonCheck {
+    /// - Parameter executable: whether a hook's program can be run (`PATH` searched as the
+    ///   daemon's own would be), given its command line.
+    public static func judge(_ status: DaemonStatus, executable: (String) -> Bool) -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
+        if let lock = status.lock {
+            findings.append(
+                DoctorFinding(
+                    "lock", .problem, "locked to \(lock.joined(separator: ", ")): the screen stays \(status.type) whatever the device does",
+                    fix: "orientd ctl unlock (or the desktop's rotation-lock button, if it drives orientd)"))
+        } else {
+            findings.append(DoctorFinding("lock", .ok, "unlocked; the screen is \(status.type), the device \(status.device)"))
+        }
+        if !status.requests.isEmpty {
+            let requests = status.requests.map { "\($0.by) asks for \($0.requested.joined(separator: ", "))" }.joined(separator: "; ")
+            findings.append(
+                DoctorFinding(
+                    "requests", .note, "\(requests) (the newest is in force while its connection lasts)",
+                    fix: "close the app, or let it release its request"))
+        }
+        if let mode = status.mode {
+            let source = status.modeSource.map { " (from the \($0))" } ?? ""
+            if mode == "laptop" && status.rotateIn == "tablet" {
+                findings.append(
+                    DoctorFinding(
+                        "mode", .problem, "laptop mode\(source): the screen turns only in tablet mode (rotate-in = tablet)",
+                        fix: "fold it into tablet mode; or orientd ctl mode tablet; or rotate-in = always in /etc/orientd.conf"))
+            } else {
+                findings.append(
+                    DoctorFinding(
+                        "mode", .ok,
+                        "\(mode) mode\(source); the screen turns in \(status.rotateIn == "tablet" ? "tablet mode" : "every mode")"))
+            }
+        }
+        findings.append(hooks(status, executable: executable))
+        return findings
+    }
+
+    static func hooks(_ status: DaemonStatus, executable: (String) -> Bool) -> DoctorFinding {
+        guard !status.hookCommands.isEmpty else {
+            return DoctorFinding(
+                "hooks", .note, "none: orientd turns nothing itself; a compositor script or a socket client must",
+                fix: "exec = orientd-rotate-sway (or -x11, -wlroots, -hyprland, -niri) in /etc/orientd.conf")
+        }
+        var problems: [String] = []
+        for command in status.hookCommands where !executable(command) {
+            problems.append("'\(command)' cannot be run (not found on the daemon's PATH, or not executable)")
+        }
+        for failed in status.failedHooks {
+            problems.append("'\(failed.command)' failed the last time: \(failed.error)")
+        }
+        guard problems.isEmpty else {
+            return DoctorFinding(
+                "hooks", .problem, problems.joined(separator: "; "),
+                fix: "chmod +x the script, or give its full path in exec =; run it by hand to see why it fails (journalctl -u orientd)")
+        }
+        return DoctorFinding(
+            "hooks", .ok, "\(status.hookCommands.count) hook(s), each executable: \(status.hookCommands.joined(separator: ", "))")
+    }
+}
