@@ -54,7 +54,7 @@ struct DoctorTests {
         let faceDown = PoseCheck.judge(matrix: .identity, source: .identity, reading: Vector3(0, 0, -9.8), convertible: false)
         #expect(faceDown.verdict == .problem && faceDown.fix?.contains("orientd calibrate") == true, "\(faceDown)")
         let lid = PoseCheck.judge(matrix: .identity, source: .mountMatrix, reading: Vector3(0, 9.8, 0), convertible: true)
-        #expect(lid.verdict == .problem && lid.detail.contains("from the driver (sysfs mount_matrix)"), "\(lid)")
+        #expect(lid.verdict == .problem && lid.detail.contains("(from the driver: sysfs mount_matrix)"), "\(lid)")
         let tablet = PoseCheck.judge(matrix: .identity, source: .commandLine, reading: Vector3(0, 9.8, 0), convertible: false)
         #expect(tablet.verdict == .ok && tablet.detail.contains("orientd.conf"), "a tablet may be held upside down: \(tablet)")
         let none = PoseCheck.judge(matrix: .identity, source: .identity, reading: Vector3(0, -9.8, 0), convertible: false)

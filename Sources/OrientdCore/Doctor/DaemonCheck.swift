@@ -45,10 +45,11 @@ public enum DaemonCheck {
                 fix: "exec = orientd-rotate-sway (or -x11, -wlroots, -hyprland, -niri) in /etc/orientd.conf")
         }
         var problems: [String] = []
-        for command in status.hookCommands where !executable(command) {
+        let unrunnable = status.hookCommands.filter { !executable($0) }
+        for command in unrunnable {
             problems.append("'\(command)' cannot be run (not found on the daemon's PATH, or not executable)")
         }
-        for failed in status.failedHooks {
+        for failed in status.failedHooks where !unrunnable.contains(failed.command) {
             problems.append("'\(failed.command)' failed the last time: \(failed.error)")
         }
         guard problems.isEmpty else {

@@ -7,13 +7,13 @@ public enum PoseCheck {
     public static func judge(matrix: MountMatrix, source: MountMatrixSource, reading: Vector3, convertible: Bool) -> DoctorFinding {
         let from =
             switch source {
-            case .commandLine: "from orientd's mount-matrix setting (orientd.conf or --mount-matrix)"
-            case .udev: "from the hwdb (udev's ACCEL_MOUNT_MATRIX)"
-            case .mountMatrix, .accelMountMatrix, .inMountMatrix: "from the driver (sysfs \(source.rawValue))"
-            case .identity: "none given (no hwdb entry, none from the driver): the identity"
+            case .commandLine: "(from orientd's mount-matrix setting: orientd.conf or --mount-matrix)"
+            case .udev: "(from the hwdb: udev's ACCEL_MOUNT_MATRIX)"
+            case .mountMatrix, .accelMountMatrix, .inMountMatrix: "(from the driver: sysfs \(source.rawValue))"
+            case .identity: "(the identity: no hwdb entry, none from the driver or orientd.conf)"
             }
         let pose = DeviceOrientation.nearest(to: matrix.apply(reading))
-        let detail = "\(matrix), \(from); the device reads \(pose) now"
+        let detail = "\(matrix) \(from); the device reads \(pose) now"
         let calibrate = "orientd calibrate (it finds the matrix from three poses and writes the hwdb entry)"
         switch pose {
         case .faceDown:

@@ -41,7 +41,8 @@ enum DoctorProbes {
     /// sensor: its device node is given to the orientd group by the shipped udev rule.
     static func access(_ found: AccelerometerDiscovery.Found) -> DoctorFinding {
         let id = found.candidate.id
-        let named = "\(id) (\(found.candidate.name ?? "no name")), \(found.candidate.location.rawValue) sensor"
+        let location = found.candidate.location
+        let named = "\(id) (\(found.candidate.name ?? "no name"))" + (location == .unknown ? "" : ", the \(location.rawValue) sensor")
         guard let group = getgrnam("orientd") else {
             return DoctorFinding("sensor", .note, "\(named); no orientd group here, so orientd is not installed as a service")
         }
