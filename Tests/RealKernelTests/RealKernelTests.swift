@@ -456,6 +456,17 @@ extension RealKernelTests {
 }
 
 extension RealKernelTests {
+    /// Still recordings, copied into the guest, of the three poses `orientd calibrate`
+    /// asks for, read by a sensor mounted turned 90° and flipped (x and y swapped, z
+    /// inverted): upright (-g, 0, 0), flat (0, 0, -g), turned (0, g, 0).
+    static func turnedAndFlippedPoses(in scratch: Scratch) throws -> (upright: String, flat: String, turned: String) {
+        let g = 9.80665
+        func pose(_ name: String, _ vector: (Double, Double, Double)) throws -> String {
+            try Guest.copyIn(try scratch.write("\(name).csv", stillRecording([vector], seconds: 4)))
+        }
+        return (try pose("upright", (-g, 0, 0)), try pose("flat", (0, 0, -g)), try pose("turned", (0, g, 0)))
+    }
+
     @Test(
         "orientd calibrate --apply on a real kernel: the hwdb entry matches this machine, udev gives the matrix, and the running daemon turns from landscape to portrait without a restart"
     )
@@ -464,11 +475,7 @@ extension RealKernelTests {
         // hwdb entry says so: held upright it reads (-g, 0, 0), which orientd takes for
         // landscape-left. The poses come from recordings of the same mounting; the feeder
         // keeps the device upright for the check after --apply.
-        let g = 9.80665
-        let scratch = try Scratch()
-        let upright = try Guest.copyIn(try scratch.write("upright.csv", Self.stillRecording([(-g, 0, 0)], seconds: 4)))
-        let flat = try Guest.copyIn(try scratch.write("flat.csv", Self.stillRecording([(0, 0, -g)], seconds: 4)))
-        let turned = try Guest.copyIn(try scratch.write("turned.csv", Self.stillRecording([(0, g, 0)], seconds: 4)))
+        let (upright, flat, turned) = try Self.turnedAndFlippedPoses(in: Scratch())
         try Guest.copyInFeeder()
         let result = try Guest.run(
             """
@@ -540,9 +547,7 @@ extension RealKernelTests {
             shaken += String(format: "%.3f,%.4f,%.4f,%.4f\n", t, -g + 3 * sin(t * 9), 2 * cos(t * 7), 1.5 * sin(t * 11))
         }
         let moving = try Guest.copyIn(try scratch.write("shaken.csv", shaken))
-        let upright = try Guest.copyIn(try scratch.write("upright.csv", Self.stillRecording([(-g, 0, 0)], seconds: 4)))
-        let flat = try Guest.copyIn(try scratch.write("flat.csv", Self.stillRecording([(0, 0, -g)], seconds: 4)))
-        let turned = try Guest.copyIn(try scratch.write("turned.csv", Self.stillRecording([(0, g, 0)], seconds: 4)))
+        let (upright, flat, turned) = try Self.turnedAndFlippedPoses(in: scratch)
         try Guest.copyInFeeder()
         let result = try Guest.run(
             """
