@@ -26,6 +26,28 @@ struct CalibrateCommandTests {
         #expect(json["mirror"] is NSNull)
     }
 
+    @Test("--base: a 2-in-1's base sensor, folded behind the screen through the same poses, gets its own matrix as base-mount-matrix")
+    func baseSensor() throws {
+        let text = "0, 1, 0; 1, 0, 0; 0, 0, -1"
+        let matrix = try MountMatrix(parsing: text)
+        let scratch = try Scratch()
+        // Folded to 360°, the base's frame is the display's turned half a turn about the
+        // hinge (x): it reads (x, -y, -z) of what the display reads.
+        let path = try scratch.write(
+            "base.csv", Scratch.rotationRecording(raw: { matrix.transposed.apply(Vector3($0.x, -$0.y, -$0.z)) }))
+        let result = try OrientdProcess.run(["calibrate", path, "--base", "--hold", "1", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        #expect(json["matrix"] as? String == text)
+        #expect(json["sensor"] as? String == "base")
+        #expect(json["poses"] as? [String] == ["portrait-upside-down", "landscape-left", "face-down"], "the base's own poses")
+        #expect(json["conf"] as? String == "base-mount-matrix = \(text)")
+        #expect((json["hwdbFile"] as? String)?.hasSuffix("61-orientd-base.hwdb") == true)
+        // Without --base the same readings are a display mounted half a turn further.
+        let display = try OrientdProcess.run(["calibrate", path, "--hold", "1", "--json"])
+        #expect(display.stdout.contains(#""matrix":"0, 1, 0; -1, 0, 0; 0, 0, 1""#), "\(display.stdout)")
+    }
+
     @Test("upright and flat alone: both mirror images are printed, and the exit status says it is not decided")
     func twoPosesUndecided() throws {
         let scratch = try Scratch()

@@ -188,6 +188,15 @@ struct CalibrationTests {
         #expect(MountDescription(matrix)?.mounting.contains("counter-clockwise") == true)
     }
 
+    @Test("a base folded behind the display reads what the display reads, turned half a turn about the hinge")
+    func foldedBase() throws {
+        for pose in DeviceOrientation.allCases where pose != .unknown {
+            let r = try #require(pose.reading)
+            #expect(pose.foldedBase.reading == Vector3(r.x, -r.y, -r.z), "\(pose)")
+            #expect(pose.foldedBase.foldedBase == pose)
+        }
+    }
+
     // MARK: the hwdb entry
 
     @Test("the hwdb entry matches as systemd's own entries do, and matches this machine's lookup key")

@@ -436,8 +436,10 @@ extension RealKernelTests {
             printf '{"turns":%s,"pid":%s,"restarts":%s,"sleeps":%s}\\n' "$(( $(\(turns)) - before ))" \\
                 "$(systemctl show -p MainPID --value orientd)" "$(systemctl show -p NRestarts --value orientd)" \\
                 "$(journalctl -b -k -o cat --no-pager | grep -c 'PM: suspend exit')"
-            # What the daemon said besides events: notes of its start, no lost sensor or stall.
-            journalctl -b -u orientd -o cat --no-pager | grep -v '^{' >&2
+            # What this daemon (not those of the tests before it in this boot) said besides
+            # events: notes of its start, no lost sensor or stall.
+            journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) \
+                | grep -v '^{' >&2
             systemctl stop monitor-suspend virtual-sensor-suspend
             """, timeout: 60)
         print(
@@ -680,5 +682,55 @@ extension RealKernelTests {
         #expect(verdict("proxy") == "1 other rotators,")
         #expect(verdict("stale") == "1 readings,")
         #expect(verdict("scale") == "1 gravity,")
+    }
+}
+
+extension RealKernelTests {
+    @Test(
+        "orientd calibrate --base on a real kernel: the base sensor of a 2-in-1 gets its matrix as base-mount-matrix, and no hwdb entry where the display's sensor looks the same to udev"
+    )
+    func calibrateBase() throws {
+        // Two hubs of one kind, as two identical sensor chips: the same parent modalias,
+        // no label; a local rule says which is the base (as twoInOne). The poses are the
+        // turned and flipped sensor's, read as the folded base, which turns them half a
+        // turn about the hinge: the base's matrix is that one with y and z negated.
+        let (upright, flat, turned) = try Self.turnedAndFlippedPoses(in: Scratch())
+        try Guest.copyInFeeder()
+        let result = try Guest.run(
+            """
+            set -u
+            \(Guest.shellFunctions)
+            echo 'SUBSYSTEM=="iio", KERNELS=="0006:FEED:BA5E.*", ENV{ACCEL_LOCATION}="base"' \
+                > /etc/udev/rules.d/59-orientd-test-base.rules
+            udevadm control --reload
+            plug_devices --display \(upright) --base \(upright) --loop
+            for i in $(seq 100); do [ "$(ls /sys/bus/iio/devices | grep -c iio:device)" = 2 ] && break; sleep 0.1; done
+            udevadm settle
+            orientd calibrate --base --upright \(upright) --flat \(flat) --turned \(turned) --json > /tmp/base.json
+            echo "status: $?"
+            printf 'json: %s\\n' "$(cat /tmp/base.json)"
+            orientd calibrate --base --upright \(upright) --flat \(flat) --turned \(turned) --apply > /dev/null 2> /tmp/apply.err
+            echo "apply: $?"
+            echo "error: $(cat /tmp/apply.err)"
+            echo "written: $(ls /etc/udev/hwdb.d | grep -c orientd)"
+            echo "base: $(orientd list --json | jq -r '.[] | select(.location == "base") | .device')"
+            echo "display: $(orientd list --json | jq -r '.[] | select(.chosen) | .device')"
+            echo quit > /run/vs.ctl
+            """, timeout: 120)
+        print("real kernel, calibrate --base: \(result.stdout)\(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        func line(_ prefix: String) -> String { lines.first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) } ?? "" }
+        #expect(line("status: ") == "0")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line("json: ").utf8)) as? [String: Any], "\(result.stdout)")
+        #expect(json["sensor"] as? String == "base")
+        #expect(json["device"] as? String == line("base: "), "the base sensor was the one calibrated")
+        #expect(json["matrix"] as? String == "0, 1, 0; -1, 0, 0; 0, 0, 1")
+        #expect(json["conf"] as? String == "base-mount-matrix = 0, 1, 0; -1, 0, 0; 0, 0, 1")
+        #expect(json["sharesKeyWith"] as? String == line("display: "), "udev cannot tell the two apart: \(result.stdout)")
+        #expect(json["hwdb"] is NSNull, "no entry that would match the display too")
+        #expect(line("apply: ") == "69")
+        #expect(line("error: ").contains("look the same to udev"), "\(line("error: "))")
+        #expect(line("written: ") == "0")
     }
 }

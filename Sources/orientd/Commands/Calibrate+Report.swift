@@ -6,10 +6,13 @@ import OrientdLinux
 extension Calibrate {
     /// Prints what the poses give (text or JSON on standard output), then applies it with
     /// `--apply`. `live`: the sensor, read again to check after applying.
-    func report(fit: MountMatrixFit, poses: [HeldPose], here: Here?, live: LivePoses?) throws(CalibrationFailure) {
+    func report(fit: MountMatrixFit, poses: [HeldPose], here: Here?, isBase: Bool, live: LivePoses?) throws(CalibrationFailure) {
         let words = MountDescription(fit.matrix)
-        let entry = here?.lookup.map { HwdbEntry(modalias: $0.parentModalias, dmi: $0.dmi, label: $0.label, matrix: fit.matrix) }
-        let path = here.map { HwdbInstall.path(for: $0.found.candidate.location) } ?? HwdbInstall.path(for: .display)
+        // No entry when another sensor has the same key: it would get this matrix too.
+        let entry =
+            here?.sharesKeyWith == nil
+            ? here?.lookup.map { HwdbEntry(modalias: $0.parentModalias, dmi: $0.dmi, label: $0.label, matrix: fit.matrix) } : nil
+        let path = HwdbInstall.path(for: isBase ? .base : .display)
         // The matrix in force says something only about poses held on this machine.
         let thisMachine = live != nil && here != nil
         let misread: [String] =
@@ -18,7 +21,7 @@ extension Calibrate {
                 let seen = DeviceOrientation.nearest(to: here!.inForce.apply(held.reading))
                 return seen == held.pose ? nil : "held \(held.pose), it read as \(seen)"
             } : []
-        let conf = "mount-matrix = \(fit.matrix)"
+        let conf = "\(isBase ? "base-mount-matrix" : "mount-matrix") = \(fit.matrix)"
         let offBy = zip(poses, fit.offBy).map { "\(JSONLineWriter.number($1, decimals: 1))° (\($0.pose))" }.joined(separator: ", ")
 
         if json {
@@ -31,10 +34,12 @@ extension Calibrate {
             w.add("mounting", words?.mounting)
             w.add("mirror", fit.undecided?.mirror.description)
             w.add("device", here?.found.candidate.id)
+            w.add("sensor", isBase ? "base" : "display")
             w.add("inForce", thisMachine ? here?.inForce.description : nil)
             w.add("inForceSource", thisMachine ? here?.source.rawValue : nil)
             w.add("misread", strings: misread)
             w.add("hwdb", fit.undecided == nil ? entry?.text : nil)
+            w.add("sharesKeyWith", here?.sharesKeyWith)
             w.add("hwdbFile", path)
             w.add("conf", conf)
             print(String(decoding: w.line(), as: UTF8.self), terminator: "")
@@ -62,6 +67,9 @@ extension Calibrate {
                     print("/usr/lib/udev/hwdb.d/60-sensor.hwdb). sudo orientd calibrate --apply puts it in force.")
                     print("")
                     print(entry.text)
+                } else if let here, let twin = here.sharesKeyWith {
+                    print(Self.sharedKey(here.found.candidate.id, twin))
+                    print("")
                 } else {
                     print("No accelerometer here to write a hwdb entry for: run orientd calibrate on the machine itself.")
                     print("")
@@ -76,11 +84,16 @@ extension Calibrate {
                 "the poses cannot tell the mounting from its mirror image: hold the device turned a quarter as well "
                     + "(--turned FILE, or run orientd calibrate in a terminal)", status: .failure)
         }
-        if apply, let live { try applyEntry(fit: fit, entry: entry, here: here, path: path, live: live) }
+        if apply, let live { try applyEntry(fit: fit, entry: entry, here: here, isBase: isBase, path: path, live: live) }
     }
 
     /// `--apply`: the entry in force, udev seen to give it, and the sensor read again.
-    private func applyEntry(fit: MountMatrixFit, entry: HwdbEntry?, here: Here?, path: String, live: LivePoses) throws(CalibrationFailure) {
+    private func applyEntry(
+        fit: MountMatrixFit, entry: HwdbEntry?, here: Here?, isBase: Bool, path: String, live: LivePoses
+    ) throws(CalibrationFailure) {
+        if let here, let twin = here.sharesKeyWith {
+            throw CalibrationFailure(Self.sharedKey(here.found.candidate.id, twin), status: .unavailable)
+        }
         guard let here, let lookup = here.lookup, let entry else {
             throw CalibrationFailure(
                 "no accelerometer here whose hwdb key is known (no parent on the usb, i2c or platform bus with a modalias): "
@@ -101,19 +114,22 @@ extension Calibrate {
                 "To undo: \(undo)",
             ], path: path, syspath: lookup.syspath)
         // udev's own view: the entry matches and nothing later overrides it.
-        guard let now = Self.sensorHere(device), now.source == .udev, now.inForce == fit.matrix else {
-            let seen = Self.sensorHere(device).map { "\($0.inForce) (\($0.source.rawValue))" } ?? "no sensor"
+        let id = here.found.candidate.id
+        guard let now = Self.sensorHere(id), now.source == .udev, now.inForce == fit.matrix else {
+            let seen = Self.sensorHere(id).map { "\($0.inForce) (\($0.source.rawValue))" } ?? "no sensor"
             throw CalibrationFailure(
                 "after writing \(path) and triggering \(lookup.syspath), udev gives \(seen), not \(fit.matrix): another entry "
                     + "wins or the match misses (udevadm info \(lookup.syspath)); undo with: \(undo)", status: .failure)
         }
         let interactive = isatty(0) == 1 && recording == nil && upright == nil
+        let upright: DeviceOrientation = isBase ? DeviceOrientation.portrait.foldedBase : .portrait
         let check = try live.take(
-            .portrait, words: "Hold the device upright again, to check", capture: PoseCapture(holdSeconds: hold), ask: interactive)
+            upright, words: "Hold the device upright again\(isBase ? ", still folded," : ""), to check",
+            capture: PoseCapture(holdSeconds: hold), ask: interactive)
         let reads = fit.matrix.apply(check.reading)
         let seen = DeviceOrientation.nearest(to: reads)
-        let off = MountMatrixFit.degrees(between: reads, DeviceOrientation.portrait.reading!)
-        guard seen == .portrait else {
+        let off = MountMatrixFit.degrees(between: reads, upright.reading!)
+        guard seen == upright else {
             throw CalibrationFailure(
                 "held upright, the sensor now reads as \(seen) (\(Int(off.rounded()))° off upright): were the poses held as asked? "
                     + "Undo with: \(undo)", status: .failure)
@@ -125,5 +141,11 @@ extension Calibrate {
             (\(JSONLineWriter.number(off, decimals: 1))° off). A running orientd reads the sensor again with it, no restart.
             To undo: \(undo)
             """)
+    }
+
+    /// Why no hwdb entry is written for a sensor another one looks like to udev.
+    static func sharedKey(_ id: String, _ twin: String) -> String {
+        "no hwdb entry: \(id) and \(twin) look the same to udev (the same parent modalias, no label to tell them apart), "
+            + "so an entry for one would give both this matrix; use the orientd.conf line"
     }
 }

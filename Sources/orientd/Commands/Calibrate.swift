@@ -17,7 +17,11 @@ struct Calibrate: ParsableCommand {
             (ready to send upstream) and the orientd.conf line that does the same for \
             orientd alone.
 
-            --apply (as root) writes the entry to /etc/udev/hwdb.d/61-orientd-display.hwdb, \
+            A 2-in-1's base (keyboard) sensor: --base, the machine folded into a tablet \
+            and held through the same poses.
+
+            --apply (as root) writes the entry to /etc/udev/hwdb.d/61-orientd-display.hwdb \
+            (61-orientd-base.hwdb for the base), \
             runs systemd-hwdb update and udevadm trigger for the sensor (a running orientd \
             reads it again with the new matrix, no restart), and checks that upright now \
             reads upright. It says what it changed and how to undo it.
@@ -33,6 +37,7 @@ struct Calibrate: ParsableCommand {
               sudo orientd calibrate --apply
               orientd calibrate --upright up.csv --flat flat.csv --turned turned.csv --json
               orientd calibrate poses.csv
+              sudo orientd calibrate --base --apply
             """
     )
 
@@ -69,6 +74,16 @@ struct Calibrate: ParsableCommand {
             discussion: "Example: --device iio:device1", valueName: "device"))
     var device: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Calibrate a 2-in-1's base (keyboard) accelerometer: the poses are held folded into a tablet.",
+            discussion: """
+                The base, folded behind the screen, turns with it: the same poses give its \
+                matrix (base-mount-matrix, 61-orientd-base.hwdb). Implied when --device \
+                names a base sensor.
+                """))
+    var base = false
+
     func validate() throws {
         guard hold.isFinite, hold >= 0.5, hold <= 30 else { throw ValidationError("--hold must be between 0.5 and 30 s, got \(hold)") }
         if recording != nil && (upright != nil || flat != nil || turned != nil) {
@@ -90,7 +105,11 @@ struct Calibrate: ParsableCommand {
 
     private func calibrate() throws(CalibrationFailure) {
         let capture = PoseCapture(holdSeconds: hold)
-        let here = Self.sensorHere(device)
+        let here = Self.sensorHere(device, base: base)
+        let isBase = base || here?.found.candidate.location == .base
+        // What the sensor being calibrated reads in each pose the person holds.
+        func expected(_ pose: DeviceOrientation) -> DeviceOrientation { isBase ? pose.foldedBase : pose }
+        let sensor = here?.found.candidate.id ?? device
         var live: LivePoses?
         defer { live?.stop() }
         func reader() throws(CalibrationFailure) -> LivePoses {
@@ -99,21 +118,23 @@ struct Calibrate: ParsableCommand {
             // and a udev change of it does not make the reader open the sensor again.
             let made = try LivePoses(
                 configuration: SensorReader.Configuration(
-                    uri: nil, device: device, mountMatrixOverride: .identity, rate: 50, adaptiveRate: .off, forcePolling: true,
-                    wait: false))
+                    uri: nil, device: sensor, mountMatrixOverride: .identity, rate: 50, adaptiveRate: .off, forcePolling: true,
+                    wait: false, location: isBase && sensor == nil ? .base : .display))
             live = made
             return made
         }
 
         let poses: [HeldPose]
         if let recording {
-            poses = try RecordedPoses.poses(fromLabelled: recording, capture: capture)
+            poses = try RecordedPoses.poses(fromLabelled: recording, capture: capture).map {
+                HeldPose(expected($0.pose), reading: $0.reading)
+            }
         } else if let upright, let flat {
             var held = [
-                try RecordedPoses.pose(.portrait, from: upright, capture: capture),
-                try RecordedPoses.pose(.faceUp, from: flat, capture: capture),
+                try RecordedPoses.pose(expected(.portrait), from: upright, capture: capture),
+                try RecordedPoses.pose(expected(.faceUp), from: flat, capture: capture),
             ]
-            if let turned { held.append(try RecordedPoses.pose(.landscapeRight, from: turned, capture: capture)) }
+            if let turned { held.append(try RecordedPoses.pose(expected(.landscapeRight), from: turned, capture: capture)) }
             poses = held
         } else {
             guard isatty(0) == 1 else {
@@ -126,15 +147,20 @@ struct Calibrate: ParsableCommand {
             LivePoses.say(
                 "Calibrating \(info.candidate.id) (\(info.candidate.name ?? "no name")). Each pose is taken once the device "
                     + "has been still for \(JSONLineWriter.number(hold, decimals: 1)) s; a move starts it again.")
+            if isBase {
+                LivePoses.say(
+                    "This is the base (keyboard) sensor: fold the machine into a tablet, the keyboard behind the screen, "
+                        + "and hold it by the screen as asked.")
+            }
             var held: [HeldPose] = []
             for (pose, words) in Self.asked {
-                held.append(try poses.take(pose, words: words, capture: capture, ask: true))
+                held.append(try poses.take(expected(pose), words: words, capture: capture, ask: true))
             }
-            try report(fit: try Self.fit(held), poses: held, here: here, live: poses)
+            try report(fit: try Self.fit(held), poses: held, here: here, isBase: isBase, live: poses)
             return
         }
         let fit = try Self.fit(poses)
-        try report(fit: fit, poses: poses, here: here, live: apply ? try reader() : nil)
+        try report(fit: fit, poses: poses, here: here, isBase: isBase, live: apply ? try reader() : nil)
     }
 
     /// The poses asked for, in words for the person holding the device.
@@ -160,18 +186,33 @@ extension Calibrate {
         var lookup: HwdbLookup?
         var inForce: MountMatrix
         var source: MountMatrixSource
+        /// Another accelerometer that udev looks up by the same key (the same parent
+        /// modalias and no label that differs): an entry for one would match both.
+        var sharesKeyWith: String?
     }
 
-    static func sensorHere(_ device: String?) -> Here? {
-        guard let found = try? AccelerometerDiscovery(uri: nil, mountMatrixOverride: nil, rate: 50).find(),
-            let chosen = try? SensorChoice.choose(from: found, candidate: \.candidate, requested: device).get(),
-            let udev = chosen.udev
-        else { return nil }
+    /// The sensor `device` names; else a 2-in-1's base sensor with `base`, else the
+    /// display's.
+    static func sensorHere(_ device: String?, base: Bool = false) -> Here? {
+        guard let found = try? AccelerometerDiscovery(uri: nil, mountMatrixOverride: nil, rate: 50).find() else { return nil }
+        let picked =
+            device == nil && base
+            ? SensorChoice.chooseBase(from: found, candidate: \.candidate)
+            : try? SensorChoice.choose(from: found, candidate: \.candidate, requested: device).get()
+        guard let chosen = picked, let udev = chosen.udev else { return nil }
+        let lookup = HwdbLookup(syspath: udev.syspath)
+        let twin = found.first { other in
+            guard other.candidate.id != chosen.candidate.id, let path = other.udev?.syspath, let theirs = HwdbLookup(syspath: path) else {
+                return false
+            }
+            return theirs.parentModalias == lookup?.parentModalias && theirs.label == lookup?.label
+        }
         let resolved = MountMatrix.resolve(
             device: chosen.candidate.id, udevProperty: udev.properties["ACCEL_MOUNT_MATRIX"],
             attribute: { name in
                 (try? WholeFile.read(udev.syspath + "/" + name, limit: 4096)).map { String(decoding: $0, as: UTF8.self) }
             })
-        return Here(found: chosen, lookup: HwdbLookup(syspath: udev.syspath), inForce: resolved.matrix, source: resolved.source)
+        return Here(
+            found: chosen, lookup: lookup, inForce: resolved.matrix, source: resolved.source, sharesKeyWith: twin?.candidate.id)
     }
 }
