@@ -559,14 +559,14 @@ extension RealKernelTests {
             tmux new-session -d -s calibrate -x 220 -y 60 \
                 'orientd calibrate --hold 1; echo "exit status $?"; sleep 600'
             screen() { tmux capture-pane -p -S - -t calibrate; }
-            wait_for() {
-                for i in $(seq 600); do screen | grep -qF -- "$1" && return; sleep 0.1; done
-                screen >&2; fail "'$1' never came on the screen"
+            wait_for() {  # the screen that showed it stays in /tmp/screen.txt (the next may not)
+                for i in $(seq 600); do screen > /tmp/screen.txt; grep -qF -- "$1" /tmp/screen.txt && return; sleep 0.1; done
+                cat /tmp/screen.txt >&2; fail "'$1' never came on the screen"
             }
             wait_for "the way you read it"
             tmux send-keys -t calibrate Enter
             wait_for "m/s²): hold it still"
-            screen > /tmp/moving.txt
+            cp /tmp/screen.txt /tmp/moving.txt
             echo "play display \(upright)" > /run/vs.ctl
             wait_for "screen up, then press Enter"
             echo "play display \(flat)" > /run/vs.ctl
