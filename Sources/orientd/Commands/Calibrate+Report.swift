@@ -115,8 +115,9 @@ extension Calibrate {
             ], path: path, syspath: lookup.syspath)
         // udev's own view: the entry matches and nothing later overrides it.
         let id = here.found.candidate.id
-        guard let now = Self.sensorHere(id), now.source == .udev, now.inForce == fit.matrix else {
-            let seen = Self.sensorHere(id).map { "\($0.inForce) (\($0.source.rawValue))" } ?? "no sensor"
+        let now = Self.sensorHere(id)
+        guard let now, now.source == .udev, now.inForce == fit.matrix else {
+            let seen = now.map { "\($0.inForce) (\($0.source.rawValue))" } ?? "no sensor"
             throw CalibrationFailure(
                 "after writing \(path) and triggering \(lookup.syspath), udev gives \(seen), not \(fit.matrix): another entry "
                     + "wins or the match misses (udevadm info \(lookup.syspath)); undo with: \(undo)", status: .failure)

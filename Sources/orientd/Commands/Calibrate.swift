@@ -199,7 +199,12 @@ extension Calibrate {
             device == nil && base
             ? SensorChoice.chooseBase(from: found, candidate: \.candidate)
             : try? SensorChoice.choose(from: found, candidate: \.candidate, requested: device).get()
-        guard let chosen = picked, let udev = chosen.udev else { return nil }
+        return picked.flatMap { here($0, among: found) }
+    }
+
+    /// What is known of `chosen`, one of the accelerometers discovery `found`.
+    static func here(_ chosen: AccelerometerDiscovery.Found, among found: [AccelerometerDiscovery.Found]) -> Here? {
+        guard let udev = chosen.udev else { return nil }
         let lookup = HwdbLookup(syspath: udev.syspath)
         let twin = found.first { other in
             guard other.candidate.id != chosen.candidate.id, let path = other.udev?.syspath, let theirs = HwdbLookup(syspath: path) else {

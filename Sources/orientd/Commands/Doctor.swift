@@ -124,7 +124,7 @@ struct Doctor: ParsableCommand {
         findings += ReadingsCheck.judge(samples, scale: scaleText)
 
         let base = SensorChoice.chooseBase(from: found, candidate: \.candidate)
-        if !samples.isEmpty, let here = Calibrate.sensorHere(chosen.candidate.id) {
+        if !samples.isEmpty, let here = Calibrate.here(chosen, among: found) {
             var matrix = (here.inForce, here.source)
             if let text = configuredMatrix, let configured = try? MountMatrix(parsing: text) { matrix = (configured, .commandLine) }
             let mean = samples.map(\.acceleration).reduce(Vector3(0, 0, 0), +) * (1 / Double(samples.count))

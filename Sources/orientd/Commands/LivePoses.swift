@@ -54,7 +54,7 @@ final class LivePoses: Sendable {
         while ContinuousClock.now < deadline {
             if let problem = state.withLock({ $0.problem }) { throw CalibrationFailure(problem, status: .unavailable) }
             if let info = state.withLock({ $0.info }) { return info }
-            nap()
+            if arrived.wait(seconds: 0.1) { arrived.drain() }
         }
         throw CalibrationFailure("the accelerometer did not open within 5 s", status: .unavailable)
     }
@@ -87,12 +87,7 @@ final class LivePoses: Sendable {
         let deadline = ContinuousClock.now + .seconds(seconds)
         var readings = 0
         while ContinuousClock.now < deadline {
-            nap()
-            let (samples, problem) = state.withLock { state in
-                defer { state.samples.removeAll(keepingCapacity: true) }
-                return (state.samples, state.problem)
-            }
-            if let problem { throw CalibrationFailure(problem, status: .unavailable) }
+            let samples = try arrivals()
             readings += samples.count
             for sample in samples {
                 let progress = capture.add(sample)
@@ -117,10 +112,16 @@ final class LivePoses: Sendable {
             status: .failure)
     }
 
-    /// Waits up to 0.2 s for the sensor thread's next event. The doorbell is drained, or
-    /// every later wait would return at once.
-    private func nap() {
+    /// The readings that came within the next 0.2 s at most, or the reader's problem. The
+    /// doorbell is drained, or every later wait would return at once.
+    private func arrivals() throws(CalibrationFailure) -> [Sample] {
         if arrived.wait(seconds: 0.2) { arrived.drain() }
+        let (samples, problem) = state.withLock { state in
+            defer { state.samples.removeAll(keepingCapacity: true) }
+            return (state.samples, state.problem)
+        }
+        if let problem { throw CalibrationFailure(problem, status: .unavailable) }
+        return samples
     }
 
     /// Every reading of the next `seconds`, however the device moves (`orientd doctor`).
@@ -128,15 +129,7 @@ final class LivePoses: Sendable {
         state.withLock { $0.samples.removeAll() }
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         var samples: [Sample] = []
-        while ContinuousClock.now < deadline {
-            nap()
-            let (more, problem) = state.withLock { state in
-                defer { state.samples.removeAll(keepingCapacity: true) }
-                return (state.samples, state.problem)
-            }
-            if let problem { throw CalibrationFailure(problem, status: .unavailable) }
-            samples += more
-        }
+        while ContinuousClock.now < deadline { samples += try arrivals() }
         return samples
     }
 
