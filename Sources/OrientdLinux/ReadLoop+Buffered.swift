@@ -70,7 +70,7 @@ extension ReadLoop {
                 if wake.stop { return .stopped }
                 if wake.hotPlug, let end = udevEnds(scans.device.id) { return end }
                 if wake.gate, gateClosed() { return .paused }
-                if wake.data & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .lost("the buffer closed") }
+                if wake.data & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .failed("the buffer closed") }
                 guard wake.data & Int16(POLLIN) != 0 else {
                     // A one-second wait that ends seconds late means this process did
                     // not run: frozen for a suspend (whose drivers took 15 s on the real
@@ -116,7 +116,7 @@ extension ReadLoop {
                 drained = true
                 continue
             } catch let error as IIOError where error.isNoDevice {
-                return .lost("\(error)")
+                return .failed("\(error)")
             } catch {
                 // A read error (EIO, a garbled refill): retried with the same back-off
                 // and reports as the polled path.

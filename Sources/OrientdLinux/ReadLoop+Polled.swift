@@ -29,7 +29,7 @@ extension ReadLoop {
             }
             let now = ReadLoop.monotonic()
             if let readError {
-                if readError.isNoDevice { return .lost("\(readError)") }
+                if readError.isNoDevice { return .failed("\(readError)") }
                 if let report = failures.failed(at: now) {
                     emit(.warning(ReadFailures.message(report, error: "\(readError)", device: device.id)))
                 }

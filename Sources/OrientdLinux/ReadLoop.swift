@@ -162,8 +162,11 @@ struct ReadLoop {
     enum ReadEnd {
         /// The thread was asked to stop.
         case stopped
-        /// The sensor went away or failed, for this reason.
+        /// udev said the sensor went away (or must be opened again), for this reason.
         case lost(String)
+        /// The sensor failed under the reader (its buffer closed, ENODEV), for this
+        /// reason: most likely it is being unplugged, and udev has yet to say so.
+        case failed(String)
         /// Nothing consumes the events: the reading gate closed.
         case paused
     }
@@ -229,6 +232,10 @@ struct ReadLoop {
             case .lost(let reason):
                 emit(.lost(device: id, reason: reason))
                 return true
+            case .failed(let reason):
+                emit(.lost(device: id, reason: reason))
+                awaitUdev(on: id)
+                return true
             case .paused:
                 // Letting go of the buffer disables it (libiio writes buffer/enable 0), so
                 // the driver can power the sensor down; the polled files were closed.
@@ -264,6 +271,29 @@ struct ReadLoop {
             if wake.interrupted { continue }
             if wake.stop { return .stopped }
             if wake.hotPlug, let end = udevEnds(id) { return end }
+        }
+    }
+
+    /// After the device failed under the reader: waits until udev has said it was removed,
+    /// or has nothing more to say (its queue is empty), for at most 10 s, so that the
+    /// device is looked for again as udev sees it. Looked for at once, the same name could
+    /// be found while the kernel takes it down and udev still has it: opened, then lost
+    /// again (an extra lost and attached on the real kernel, under load).
+    private mutating func awaitUdev(on id: String) {
+        guard let monitor, let udev else { return }
+        let deadline = ReadLoop.monotonic() + 10
+        while ReadLoop.monotonic() < deadline {
+            // Read before the drain: once the queue is empty its events are all sent.
+            let settled = udev.isSettled
+            var removed = false
+            while let event = monitor.receive() {
+                note(event)
+                if event.device.sysname == id && event.action == .remove { removed = true }
+            }
+            if removed || settled { return }
+            let wake = wait(milliseconds: 50)
+            if wake.stop { return }
+            if wake.gate { _ = gateClosed() }
         }
     }
 

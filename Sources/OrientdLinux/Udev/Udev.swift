@@ -1,4 +1,5 @@
 import CUdev
+import OrientdIO
 
 #if canImport(Glibc)
     import Glibc
@@ -20,23 +21,47 @@ public final class Udev {
 
     deinit { udev_unref(pointer) }
 
-    /// Every device of a subsystem (`iio`) that udev knows now.
+    /// Every device of a subsystem (`iio`) that udev has set up: where udevd runs, one it
+    /// has not finished (its rules, with the permissions orientd's own rule gives, still
+    /// running) is left out. Its `add` event follows once it has; the enumeration scans
+    /// sysfs and would find it at once (on the real kernel a device plugged again was
+    /// opened before its rule's chgrp ran: EACCES on its buffer).
     public func devices(subsystem: String) throws(UdevError) -> [UdevDevice] {
         guard let enumerate = udev_enumerate_new(pointer) else { throw UdevError(description: "udev_enumerate_new failed") }
         defer { udev_enumerate_unref(enumerate) }
         udev_enumerate_add_match_subsystem(enumerate, subsystem)
         let r = udev_enumerate_scan_devices(enumerate)
         if r < 0 { throw UdevError(description: "scanning udev devices of \(subsystem): \(String(cString: strerror(-r)))") }
+        let setUpOnly = setsUpDevices
         var out: [UdevDevice] = []
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let e = entry {
             if let path = udev_list_entry_get_name(e), let device = udev_device_new_from_syspath(pointer, path) {
-                out.append(UdevDevice(device))
+                if !setUpOnly || udev_device_get_is_initialized(device) > 0 { out.append(UdevDevice(device)) }
                 udev_device_unref(device)
             }
             entry = udev_list_entry_get_next(e)
         }
         return out
+    }
+
+    /// Whether udevd runs here, so every device gets set up by it before it is used
+    /// (libudev's test: its control socket exists). Not under umockdev (`UMOCKDEV_DIR`,
+    /// set by umockdev-run): its testbed has no udev database, so its devices never read
+    /// as set up, while the host's udevd may well run.
+    var setsUpDevices: Bool {
+        if Environment.value("UMOCKDEV_DIR") != nil { return false }
+        guard let queue = udev_queue_new(pointer) else { return false }
+        defer { udev_queue_unref(queue) }
+        return udev_queue_get_udev_is_active(queue) > 0
+    }
+
+    /// Whether udev has no event queued (`udevadm settle`'s test): everything the kernel
+    /// announced has been processed and sent to monitors.
+    public var isSettled: Bool {
+        guard let queue = udev_queue_new(pointer) else { return true }
+        defer { udev_queue_unref(queue) }
+        return udev_queue_get_queue_is_empty(queue) > 0
     }
 }
 
