@@ -404,72 +404,6 @@ extension RealKernelTests {
 }
 
 extension RealKernelTests {
-    @Test(
-        "suspend to RAM and back (S3 through systemd, the drivers' own suspend and resume), at rest and while turning: the same daemon reads on and reports the next turns",
-        arguments: ["rest", "full"])
-    func survivesSuspend(pace: String) throws {
-        // A laptop's lid: logind and systemd-sleep, then every driver's suspend and resume
-        // (hid-sensor-hub powers the hub down and up again). The feeder loops a recording
-        // of quick turns, each after 2.5–4 s at rest; the guest sleeps once the daemon reads
-        // at the pace asked for. Once per boot (scripts/vm suspend says why), and the
-        // share is gone after it, so the feeder runs from a copy and the guest is booted
-        // again for the tests after this one. Here the device-suspend phase takes about
-        // 15 s: the feeder is frozen with user space, so the driver's feature reads time
-        // out (a real hub answers from its firmware).
-        defer { try? Guest.reboot() }
-        try Guest.copyInFeeder()
-        let recording = try Guest.copyIn(Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path)
-        let turns = #"grep -c '"cause":"sensor"' /var/tmp/monitor.jsonl"#
-        let before = try Guest.run(
-            """
-            set -u
-            \(Guest.shellFunctions)
-            install -m 755 /mnt/share/virtual-sensor /usr/local/bin/virtual-sensor
-            cp \(recording) /var/tmp/turns.csv
-            systemd-run --quiet --unit=virtual-sensor-suspend --collect \\
-                /usr/local/bin/virtual-sensor devices --display /var/tmp/turns.csv --loop --control /run/vs.ctl
-            for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
-            systemd-run --quiet --unit=monitor-suspend --collect sh -c 'exec orientd monitor > /var/tmp/monitor.jsonl'
-            for i in $(seq 200); do [ "$(\(turns))" -ge 2 ] && break; sleep 0.1; done
-            [ "$(\(turns))" -ge 2 ] || fail "no turns before the suspend: $(cat /var/tmp/monitor.jsonl)"
-            for i in $(seq 400); do [ "$(orientd ctl status | jq -r .pace)" = \(pace) ] && break; sleep 0.05; done
-            printf '{"pace":"%s","turns":%s,"pid":%s}\\n' "$(orientd ctl status | jq -r .pace)" "$(\(turns))" \\
-                "$(systemctl show -p MainPID --value orientd)"
-            """)
-        #expect(before.status == 0, "\(before.stderr)")
-        let asleep = try Guest.suspend(seconds: 5)
-        #expect(asleep.status == 0, "scripts/vm suspend: \(asleep.stderr)")
-        guard before.status == 0, asleep.status == 0 else { return }
-        let after = try Guest.run(
-            """
-            before=$(echo '\(before.stdout.trimmingCharacters(in: .whitespacesAndNewlines))' | jq .turns)
-            # Two more turns of the looped recording (one comes every 3–4.5 s).
-            for i in $(seq 300); do [ "$(\(turns))" -ge $(( before + 2 )) ] && break; sleep 0.1; done
-            printf '{"turns":%s,"pid":%s,"restarts":%s,"sleeps":%s}\\n' "$(( $(\(turns)) - before ))" \\
-                "$(systemctl show -p MainPID --value orientd)" "$(systemctl show -p NRestarts --value orientd)" \\
-                "$(journalctl -b -k -o cat --no-pager | grep -c 'PM: suspend exit')"
-            # What this daemon (not those of the tests before it in this boot) said besides
-            # events: notes of its start, no lost sensor or stall.
-            journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) \
-                | grep -v '^{' >&2
-            systemctl stop monitor-suspend virtual-sensor-suspend
-            """, timeout: 60)
-        print(
-            "real kernel, suspend at the \(pace) pace: before \(before.stdout.trimmingCharacters(in: .newlines)), after \(after.stdout.trimmingCharacters(in: .newlines)); \(asleep.stderr.split(separator: "\n").joined(separator: "; "))"
-        )
-        let was = try #require(try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [String: Any])
-        let now = try #require(
-            try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any], "\(after.stdout)\(after.stderr)")
-        #expect(was["pace"] as? String == pace, "asleep at the pace asked for: \(before.stdout)")
-        #expect((now["turns"] as? Int ?? 0) >= 2, "turns reported after the wake-up: \(after.stdout)")
-        #expect(now["pid"] as? Int == was["pid"] as? Int, "the same daemon (no watchdog kill): \(after.stdout)\(after.stderr)")
-        #expect(now["restarts"] as? Int == 0, "\(after.stdout)")
-        #expect(now["sleeps"] as? Int == 1, "the guest did suspend: \(after.stdout)")
-        #expect(!after.stderr.contains("lost") && !after.stderr.contains("sent nothing"), "\(after.stderr)")
-    }
-}
-
-extension RealKernelTests {
     /// Still recordings, copied into the guest, of the three poses `orientd calibrate`
     /// asks for, read by a sensor mounted turned 90° and flipped (x and y swapped, z
     /// inverted): upright (-g, 0, 0), flat (0, 0, -g), turned (0, g, 0).
@@ -744,5 +678,71 @@ extension RealKernelTests {
         #expect(line("apply: ") == "69")
         #expect(line("error: ").contains("look the same to udev"), "\(line("error: "))")
         #expect(line("written: ") == "0")
+    }
+}
+
+extension RealKernelTests {
+    @Test(
+        "suspend to RAM and back (S3 through systemd, the drivers' own suspend and resume), at rest and while turning: the same daemon reads on and reports the next turns",
+        arguments: ["rest", "full"])
+    func survivesSuspend(pace: String) throws {
+        // A laptop's lid: logind and systemd-sleep, then every driver's suspend and resume
+        // (hid-sensor-hub powers the hub down and up again). The feeder loops a recording
+        // of quick turns, each after 2.5–4 s at rest; the guest sleeps once the daemon reads
+        // at the pace asked for. Once per boot (scripts/vm suspend says why), and the
+        // share is gone after it, so the feeder runs from a copy and the guest is booted
+        // again before the next test (Guest.reset). Here the device-suspend phase takes
+        // about 15 s: the feeder is frozen with user space, so the driver's feature reads
+        // time out (a real hub answers from its firmware). Last in the file, as the suite
+        // runs in the file's order: after the last suspend no test needs a new boot.
+        try Guest.copyInFeeder()
+        let recording = try Guest.copyIn(Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path)
+        let turns = #"grep -c '"cause":"sensor"' /var/tmp/monitor.jsonl"#
+        let before = try Guest.run(
+            """
+            set -u
+            \(Guest.shellFunctions)
+            install -m 755 /mnt/share/virtual-sensor /usr/local/bin/virtual-sensor
+            cp \(recording) /var/tmp/turns.csv
+            systemd-run --quiet --unit=virtual-sensor-suspend --collect \\
+                /usr/local/bin/virtual-sensor devices --display /var/tmp/turns.csv --loop --control /run/vs.ctl
+            for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
+            systemd-run --quiet --unit=monitor-suspend --collect sh -c 'exec orientd monitor > /var/tmp/monitor.jsonl'
+            for i in $(seq 200); do [ "$(\(turns))" -ge 2 ] && break; sleep 0.1; done
+            [ "$(\(turns))" -ge 2 ] || fail "no turns before the suspend: $(cat /var/tmp/monitor.jsonl)"
+            for i in $(seq 400); do [ "$(orientd ctl status | jq -r .pace)" = \(pace) ] && break; sleep 0.05; done
+            printf '{"pace":"%s","turns":%s,"pid":%s}\\n' "$(orientd ctl status | jq -r .pace)" "$(\(turns))" \\
+                "$(systemctl show -p MainPID --value orientd)"
+            """)
+        #expect(before.status == 0, "\(before.stderr)")
+        let asleep = try Guest.suspend(seconds: 5)
+        #expect(asleep.status == 0, "scripts/vm suspend: \(asleep.stderr)")
+        guard before.status == 0, asleep.status == 0 else { return }
+        let after = try Guest.run(
+            """
+            before=$(echo '\(before.stdout.trimmingCharacters(in: .whitespacesAndNewlines))' | jq .turns)
+            # Two more turns of the looped recording (one comes every 3–4.5 s).
+            for i in $(seq 300); do [ "$(\(turns))" -ge $(( before + 2 )) ] && break; sleep 0.1; done
+            printf '{"turns":%s,"pid":%s,"restarts":%s,"sleeps":%s}\\n' "$(( $(\(turns)) - before ))" \\
+                "$(systemctl show -p MainPID --value orientd)" "$(systemctl show -p NRestarts --value orientd)" \\
+                "$(journalctl -b -k -o cat --no-pager | grep -c 'PM: suspend exit')"
+            # What this daemon (not those of the tests before it in this boot) said besides
+            # events: notes of its start, no lost sensor or stall.
+            journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) \
+                | grep -v '^{' >&2
+            systemctl stop monitor-suspend virtual-sensor-suspend
+            """, timeout: 60)
+        print(
+            "real kernel, suspend at the \(pace) pace: before \(before.stdout.trimmingCharacters(in: .newlines)), after \(after.stdout.trimmingCharacters(in: .newlines)); \(asleep.stderr.split(separator: "\n").joined(separator: "; "))"
+        )
+        let was = try #require(try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [String: Any])
+        let now = try #require(
+            try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any], "\(after.stdout)\(after.stderr)")
+        #expect(was["pace"] as? String == pace, "asleep at the pace asked for: \(before.stdout)")
+        #expect((now["turns"] as? Int ?? 0) >= 2, "turns reported after the wake-up: \(after.stdout)")
+        #expect(now["pid"] as? Int == was["pid"] as? Int, "the same daemon (no watchdog kill): \(after.stdout)\(after.stderr)")
+        #expect(now["restarts"] as? Int == 0, "\(after.stdout)")
+        #expect(now["sleeps"] as? Int == 1, "the guest did suspend: \(after.stdout)")
+        #expect(!after.stderr.contains("lost") && !after.stderr.contains("sent nothing"), "\(after.stderr)")
     }
 }
