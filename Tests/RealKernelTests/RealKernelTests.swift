@@ -683,6 +683,142 @@ extension RealKernelTests {
 
 extension RealKernelTests {
     @Test(
+        "side by side with iio-sensor-proxy on the same kernel sensor and recording: when each reported each change, and each one's wake-ups, CPU and memory, still and moving"
+    )
+    func sideBySideWithIioSensorProxy() throws {
+        // The same recording through the same HID hub, once to each daemon as its package
+        // ships it (iio-sensor-proxy is masked in the guest until here), each with a
+        // consumer: orientd monitor, monitor-sensor --accel. The feeder starts the
+        // recording when the driver first asks for data, so both timelines count from the
+        // recording's first sample. Figures only: speed and cost are judged by reading them
+        // (make benchmark-kernel has longer windows); what is asserted is that both read
+        // the kernel's sensor, and that orientd's screen turned as replay says it does.
+        let flick = try String(contentsOf: Self.recordings.appendingPathComponent("quick-flick-rotations.csv"), encoding: .utf8)
+        let stillSeconds = 15.0
+        var text = "# orientd-recording 1\n# rate-hz: 50\ntime,x,y,z\n"
+        for i in 0..<Int(stillSeconds * 50) {
+            // Upright in a stand, with a few hundredths of a m/s² of noise.
+            let n = { (k: Double) in 0.03 * sin(Double(i) * k) }
+            text += String(format: "%.3f,%.4f,%.4f,%.4f\n", Double(i) / 50, n(1.7), -9.4 + n(2.3), 2.8 + n(3.1))
+        }
+        var duration = stillSeconds
+        for line in flick.split(separator: "\n") where line.first?.isNumber == true {
+            let fields = line.split(separator: ",")
+            let time = Double(fields[0])! + stillSeconds
+            duration = time
+            text += String(format: "%.3f,", time) + fields[1...3].joined(separator: ",") + "\n"
+        }
+        let scratch = try Scratch()
+        let path = try scratch.write("still-then-flicks.csv", text)
+        let recording = try Guest.copyIn(path)
+        try Guest.copyInFeeder()
+        let result = try Guest.run(
+            #"""
+            set -u
+            \#(Guest.shellFunctions)
+            stamp() { while IFS= read -r line; do printf '%s %s\n' "$(cut -d' ' -f1 /proc/uptime)" "$line"; done; }
+            threads() {  # per thread of $1: id, voluntary switches, CPU nanoseconds
+                for task in /proc/"$1"/task/*; do
+                    echo "${task##*/} $(awk '/^voluntary_ctxt_switches/ { print $2 }' "$task/status") $(cut -d' ' -f1 "$task/schedstat")"
+                done 2>/dev/null | awk 'NF == 3' | sort  # not a thread that ended while read
+            }
+            # Wake-ups/s and CPU % between two samples, per thread alive at the end.
+            rate() { join -a 2 -e 0 -o 2.2,1.2,2.3,1.3 "$1" "$2" | awk -v t="$3" '{ s += $1 - $2; c += $3 - $4 } END { printf "%.2f %.3f", s / t, c / t / 1e7 }'; }
+            for subject in orientd iio-sensor-proxy; do
+                if [ $subject = iio-sensor-proxy ]; then
+                    systemctl mask --runtime --quiet orientd
+                    rm -f /etc/systemd/system/iio-sensor-proxy.service
+                else
+                    systemctl unmask --runtime --quiet orientd
+                    ln -sf /dev/null /etc/systemd/system/iio-sensor-proxy.service
+                fi
+                systemctl daemon-reload
+                systemd-run --quiet --unit=side-feeder-$subject --collect -p StandardOutput=file:/run/side-$subject.feeder \
+                    /mnt/share/virtual-sensor devices --display \#(recording) --on-demand --control /run/vs.ctl
+                pid=0
+                for i in $(seq 100); do pid=$(systemctl show -p MainPID --value $subject); [ "$pid" != 0 ] && break; sleep 0.1; done
+                [ "$pid" != 0 ] || fail "$subject did not start when the sensor was plugged"
+                if [ $subject = orientd ]; then
+                    for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
+                    consumer="orientd monitor"
+                else
+                    sleep 1  # its D-Bus name
+                    consumer="stdbuf -oL monitor-sensor --accel"
+                fi
+                # Its own pid noted, to end it alone (pkill -f would match this script).
+                sh -c 'echo $$ > /run/side-consumer.pid; exec '"$consumer" 2>&1 | stamp > /run/side-$subject.txt &
+                for i in $(seq 100); do grep -q '"event":"started"' /run/side-$subject.feeder && break; sleep 0.1; done
+                started=$(grep -o '"event":"started".*' /run/side-$subject.feeder | head -1 | sed 's/.*"time":\([0-9.]*\).*/\1/')
+                [ -n "$started" ] || fail "$subject: the driver never asked the hub for data: $(cat /run/side-$subject.feeder)"
+                at() { while awk -v s="$started" -v t="$1" -v now="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { exit !(now < s + t) }'; do sleep 0.1; done; }
+                at 7; threads $pid > /run/a
+                at \#(stillSeconds); threads $pid > /run/b
+                at \#(duration + 0.5); threads $pid > /run/c
+                anon=$(awk '/^RssAnon/ { print $2 }' /proc/$pid/status)
+                printf '%s %s %s %s %s\n' "$subject" "$(rate /run/a /run/b \#(stillSeconds - 7))" \
+                    "$(rate /run/b /run/c \#(duration + 0.5 - stillSeconds))" "$anon" "$started" > /run/side-$subject.cost
+                echo quit > /run/vs.ctl
+                sleep 1
+                kill "$(cat /run/side-consumer.pid)"
+                systemctl stop $subject
+            done
+            systemctl unmask --runtime --quiet orientd
+            ln -sf /dev/null /etc/systemd/system/iio-sensor-proxy.service
+            systemctl daemon-reload
+            for subject in orientd iio-sensor-proxy; do
+                echo "== $(cat /run/side-$subject.cost)"
+                started=$(cut -d' ' -f7 /run/side-$subject.cost)
+                # Each change, on the recording's clock.
+                grep -E '"event":"orientation"|orientation changed' /run/side-$subject.txt \
+                    | awk -v s="$started" '{ t = $1; $1 = ""; printf "%.2f%s\n", t - s, $0 }'
+            done
+            """#, timeout: 180)
+        #expect(result.status == 0, "\(result.stderr)")
+        var sections: [String: [Substring]] = [:]
+        var current = ""
+        for line in result.stdout.split(separator: "\n") {
+            if line.hasPrefix("== ") {
+                current = String(line.dropFirst(3).split(separator: " ").first ?? "")
+                sections[current] = [line]
+            } else {
+                sections[current, default: []].append(line)
+            }
+        }
+        let orientd = try #require(sections["orientd"], "\(result.stdout)")
+        let proxy = try #require(sections["iio-sensor-proxy"], "\(result.stdout)")
+        // Both read the kernel's sensor and reported turns of it.
+        #expect(proxy.dropFirst().contains { $0.contains("orientation changed") }, "iio-sensor-proxy reported no change")
+        var report = "real kernel, side by side with iio-sensor-proxy (TCG: compare the rows):"
+        for lines in [orientd, proxy] {
+            let figures = lines[0].split(separator: " ").dropFirst(2).prefix(5).compactMap { Double($0) }
+            #expect(figures.count == 5 && figures[0] > 0 && figures[2] > 0, "wake-ups measured: \(lines[0])")
+            guard figures.count == 5 else { continue }
+            report += String(
+                format: "\n%@: still %.2f wake-ups/s, %.2f %% CPU; moving %.2f wake-ups/s, %.2f %% CPU; %.0f KiB anonymous; changes at",
+                String(lines[0].split(separator: " ")[1]), figures[0], figures[1], figures[2], figures[3], figures[4])
+            for change in lines.dropFirst() {
+                let time = change.split(separator: " ").first ?? "?"
+                let name = change.firstMatch(of: /"screen":"([a-z-]+)"|changed: ([a-z-]+)/).map { String($0.1 ?? $0.2 ?? "?") } ?? "?"
+                report += " \(time) s \(name),"
+            }
+        }
+        print(report)
+        // orientd's screen turned as replay says it does (the live daemon on the kernel's
+        // sensor, through its adaptive rate).
+        let replay = try OrientdProcess.run(["replay", "--fast", path])
+        let expected = try #require(replay.events).filter { $0["event"] as? String == "orientation" }.compactMap { $0["screen"] as? String }
+        let live = orientd.dropFirst().compactMap { line -> String? in
+            guard let json = line.firstIndex(of: "{"),
+                let object = try? JSONSerialization.jsonObject(with: Data(line[json...].utf8)) as? [String: Any]
+            else { return nil }
+            return object["screen"] as? String
+        }
+        #expect(live == expected, "live \(live) against replay \(expected)")
+    }
+}
+
+extension RealKernelTests {
+    @Test(
         "suspend to RAM and back (S3 through systemd, the drivers' own suspend and resume), at rest and while turning: the same daemon reads on and reports the next turns",
         arguments: ["rest", "full"])
     func survivesSuspend(pace: String) throws {
