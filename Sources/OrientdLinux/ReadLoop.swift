@@ -22,6 +22,12 @@ struct ReadLoop {
     /// Devices udev reported removed and not added since. The kernel sends the remove
     /// event before the device leaves sysfs, so a look right after can still find it.
     var removedDevices: Set<String> = []
+    /// With udev: the devices there at the first look, and those udev has announced since.
+    /// udev sends its event only once the device's rules and RUN programs are done (the
+    /// rule's chgrp that lets orientd set the buffer up); its database says initialized
+    /// before RUN has run, so a device found in sysfs but not yet announced is left for
+    /// its event (on the real kernel one was opened in that gap: EACCES on its buffer).
+    var announced: Set<String>?
     /// The `ACCEL_MOUNT_MATRIX` udev gave the device being read when it was opened.
     var mountMatrixProperty: String?
 
@@ -58,7 +64,15 @@ struct ReadLoop {
         while true {
             let found: [AccelerometerDiscovery.Found]
             do {
-                found = try discovery.find().filter { !removedDevices.contains($0.candidate.id) }
+                let present = try discovery.find().filter { !removedDevices.contains($0.candidate.id) }
+                if monitor == nil {
+                    found = present
+                } else if let announced {
+                    found = present.filter { announced.contains($0.candidate.id) }
+                } else {
+                    announced = Set(present.map(\.candidate.id))
+                    found = present
+                }
             } catch {
                 found = []
                 if !configuration.wait && !everAttached {
@@ -321,8 +335,12 @@ struct ReadLoop {
 
     mutating func note(_ event: UdevMonitor.Event) {
         switch event.action {
-        case .remove: removedDevices.insert(event.device.sysname)
-        case .add: removedDevices.remove(event.device.sysname)
+        case .remove:
+            removedDevices.insert(event.device.sysname)
+            announced?.remove(event.device.sysname)
+        case .add, .change:
+            removedDevices.remove(event.device.sysname)
+            announced?.insert(event.device.sysname)
         default: break
         }
     }

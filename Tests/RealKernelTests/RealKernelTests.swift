@@ -188,15 +188,18 @@ extension RealKernelTests {
             monitor=$!
             systemctl reload orientd
             sleep 1
-            # udev slow to take the sensor away: it comes back, as iio:device1, before
-            # udev is done with iio:device0 and can set it up. The daemon, woken by the
-            # new trigger, must not open the sensor before udev has (and its rule's
-            # chgrp), or its buffer and rate are refused (EACCES; seen once in CI).
+            # udev slow to take the sensor away, and slow in the RUN programs of the new
+            # one (before orientd's rule's chgrp, and after udev's database already says
+            # it is set up): it comes back, as iio:device1, before udev is done with
+            # iio:device0. The daemon, woken by the new trigger or by the reader's
+            # failure, must not open the sensor before udev announces it, or its buffer
+            # and rate are refused (EACCES; seen twice in CI).
             printf '%s\\n' 'ACTION=="remove", SUBSYSTEM=="iio", KERNEL=="iio:device*", RUN+="/bin/sleep 3"' \
+                'ACTION=="add", SUBSYSTEM=="iio", KERNEL=="iio:device*", RUN+="/bin/sleep 2"' \
                 > /etc/udev/rules.d/59-orientd-test-slow.rules
             udevadm control --reload
             echo unplug > /run/vs.ctl; sleep 1; echo plug > /run/vs.ctl
-            for i in $(seq 100); do [ "$(grep -c '"state":"attached"' /run/monitor.ndjson)" -ge 2 ] && break; sleep 0.1; done
+            for i in $(seq 200); do [ "$(grep -c '"state":"attached"' /run/monitor.ndjson)" -ge 2 ] && break; sleep 0.1; done
             grep '"state":"attached"' /run/monitor.ndjson | tail -1 | grep -q '"read":"buffered"' \
                 || { echo "not read through its buffer after the slow plug:"; cat /run/monitor.ndjson; exit 1; }
             orientd ctl status >/dev/null
