@@ -21,11 +21,11 @@ public final class Udev {
 
     deinit { udev_unref(pointer) }
 
-    /// Every device of a subsystem (`iio`) that udev has set up: where udevd runs, one it
-    /// has not finished (its rules, with the permissions orientd's own rule gives, still
-    /// running) is left out. Its `add` event follows once it has; the enumeration scans
-    /// sysfs and would find it at once (on the real kernel a device plugged again was
-    /// opened before its rule's chgrp ran: EACCES on its buffer).
+    /// Every device of a subsystem (`iio`) that udev has initialized: where udevd runs, one
+    /// whose rules it has not yet applied is left out, as the enumeration scans sysfs and
+    /// would find it at once. udev marks a device initialized before its RUN programs
+    /// (orientd's rule's chgrp) have run; only its event says they have, which is why
+    /// the read loop also waits for that (`ReadLoop.announced`).
     public func devices(subsystem: String) throws(UdevError) -> [UdevDevice] {
         guard let enumerate = udev_enumerate_new(pointer) else { throw UdevError(description: "udev_enumerate_new failed") }
         defer { udev_enumerate_unref(enumerate) }
