@@ -19,14 +19,13 @@ struct ReadLoop {
     let start: Double
     var monitor: UdevMonitor?
     var udev: Udev?
-    /// Devices udev reported removed and not added since. The kernel sends the remove
-    /// event before the device leaves sysfs, so a look right after can still find it.
-    var removedDevices: Set<String> = []
-    /// With udev: the devices there at the first look, and those udev has announced since.
-    /// udev sends its event only once the device's rules and RUN programs are done (the
-    /// rule's chgrp that lets orientd set the buffer up); its database says initialized
-    /// before RUN has run, so a device found in sysfs but not yet announced is left for
-    /// its event (on the real kernel one was opened in that gap: EACCES on its buffer).
+    /// With udev: the devices there at the first look, and those udev has announced
+    /// (added) since, less those it said were removed. Only these are opened. udev sends
+    /// its event once the device's rules and RUN programs are done (the rule's chgrp that
+    /// lets orientd set the buffer up); its database says initialized before RUN has run,
+    /// so a device found in sysfs but not yet announced is left for its event (on the real
+    /// kernel one was opened in that gap: EACCES on its buffer). And the kernel sends the
+    /// remove event before the device leaves sysfs, so a look right after can still find it.
     var announced: Set<String>?
     /// The `ACCEL_MOUNT_MATRIX` udev gave the device being read when it was opened.
     var mountMatrixProperty: String?
@@ -64,7 +63,7 @@ struct ReadLoop {
         while true {
             let found: [AccelerometerDiscovery.Found]
             do {
-                let present = try discovery.find().filter { !removedDevices.contains($0.candidate.id) }
+                let present = try discovery.find()
                 if monitor == nil {
                     found = present
                 } else if let announced {
@@ -335,12 +334,8 @@ struct ReadLoop {
 
     mutating func note(_ event: UdevMonitor.Event) {
         switch event.action {
-        case .remove:
-            removedDevices.insert(event.device.sysname)
-            announced?.remove(event.device.sysname)
-        case .add, .change:
-            removedDevices.remove(event.device.sysname)
-            announced?.insert(event.device.sysname)
+        case .remove: announced?.remove(event.device.sysname)
+        case .add, .change: announced?.insert(event.device.sysname)
         default: break
         }
     }
