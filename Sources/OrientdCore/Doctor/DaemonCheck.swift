@@ -42,7 +42,9 @@ public enum DaemonCheck {
         guard !status.hookCommands.isEmpty else {
             return DoctorFinding(
                 "hooks", .note, "none: orientd turns nothing itself; a compositor script or a socket client must",
-                fix: "exec = orientd-rotate-sway (or -x11, -wlroots, -hyprland, -niri) in /etc/orientd.conf")
+                fix:
+                    "exec = orientd-rotate-sway (or -x11, -wlroots, -hyprland, -niri) in /etc/orientd.conf; GNOME, KDE: orientd monitor | orientd-rotate-gnome (or -kde) in the session's autostart"
+            )
         }
         var problems: [String] = []
         let unrunnable = status.hookCommands.filter { !executable($0) }

@@ -1,0 +1,369 @@
+import Foundation
+import Glibc
+import OrientdTestSupport
+import Testing
+
+/// `hooks/orientd-rotate-gnome` and `hooks/orientd-rotate-kde` against a real headless
+/// mutter (GNOME's compositor) and a real headless kwin_wayland (KDE Plasma's), each on a
+/// private session bus. After each change the compositor's own state is read back
+/// (mutter's GetCurrentState, `kscreen-doctor -j`): the quarter turns, counter-clockwise
+/// as the Wayland protocol counts them, and the output's size in the layout; then what
+/// a Wayland client is told (`wayland-info`: wl_output's transform, xdg_output's logical
+/// size), and a screenshot's aspect (mutter's ScreenCast through PipeWire, kwin's
+/// ScreenShot2). A screenshot of a turned output is upright, so it shows portrait or
+/// landscape, not which way a quarter turn went: the direction is the compositor's own
+/// word and the protocol's. gnome-shell itself is not run: it needs a private system
+/// bus, and it applies monitor changes through the same mutter.
+@Suite(.serialized, .enabled(if: HeadlessDesktop.counterpart.missing.isEmpty, "\(HeadlessDesktop.skipReason)"))
+struct DesktopCompositorTests {
+    @Test(
+        "all twelve changes, stream mode: the compositor reports each turn, counter-clockwise as the event's transform",
+        arguments: HeadlessDesktop.Kind.allCases)
+    func stream(kind: HeadlessDesktop.Kind) throws {
+        let desktop = try HeadlessDesktop(kind)
+        let script = try ScriptProcess(kind.hook, environment: desktop.clientEnvironment)
+        defer { script.finish() }
+        for change in try SwayCompositorTests.events() {
+            try script.send(change.line)
+            let transform = try #require(change.event["transform"] as? String)
+            try desktop.expectTurned(
+                desktop.output, quarterTurns: (Int(transform) ?? 0) / 90,
+                after: "\(change.event["previous"] ?? "start") → \(change.event["screen"]!)")
+        }
+        #expect(script.finish() == 0, "\(script.stderr)")
+        #expect(script.stderr.isEmpty, "\(script.stderr)")
+    }
+
+    @Test(
+        "a bundled recording through orientd replay --exec: every hook changed the screen, and the last change is on it",
+        arguments: HeadlessDesktop.Kind.allCases)
+    func throughOrientd(kind: HeadlessDesktop.Kind) throws {
+        let desktop = try HeadlessDesktop(kind)
+        let recording = RotationScriptTests.repository.appendingPathComponent("Recordings/quick-flick-rotations.csv").path
+        let run = try OrientdProcess.run(["replay", "--fast", "--exec", kind.hook.path, recording], environment: desktop.clientEnvironment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = try #require(run.events)
+        let hooks = events.filter { $0["event"] as? String == "hooks" }
+        // A fast replay outruns the hooks: orientd runs the newest change when one ends.
+        #expect(!hooks.isEmpty && hooks.allSatisfy { $0["outcome"] as? String == "changed" }, "\(run.stdout)")
+        let last = try #require(events.last { $0["event"] as? String == "orientation" })
+        #expect(hooks.last?["screen"] as? String == last["screen"] as? String, "\(run.stdout)")
+        let transform = try #require(last["transform"] as? String)
+        try desktop.expectTurned(desktop.output, quarterTurns: (Int(transform) ?? 0) / 90, after: "the replay")
+    }
+
+    @Test(
+        "an output the compositor does not have fails, naming the ones it has, and turns nothing", arguments: HeadlessDesktop.Kind.allCases)
+    func unknownOutput(kind: HeadlessDesktop.Kind) throws {
+        let desktop = try HeadlessDesktop(kind)
+        let run = try OrientdProcess.run(
+            ["landscape-primary", "portrait-primary"],
+            environment: desktop.clientEnvironment.merging(
+                ["ORIENTD_SCREEN": "landscape-primary", "ORIENTD_TRANSFORM": "270", "ORIENTD_OUTPUT": "eDP-9"]) { $1 },
+            executable: kind.hook)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("eDP-9") && run.stderr.contains(desktop.output), "\(run.stderr)")
+        try desktop.expectTurned(desktop.output, quarterTurns: 0, after: "a refused output")
+    }
+
+    @Test("two outputs: the one named turns, and the one right of it moves to stay adjacent", arguments: HeadlessDesktop.Kind.allCases)
+    func twoOutputs(kind: HeadlessDesktop.Kind) throws {
+        let desktop = try HeadlessDesktop(kind, outputs: 2)
+        let (left, right) = (desktop.outputs[0], desktop.outputs[1])
+        for (transform, turns, x) in [("90", 1, 800), ("180", 2, 1280), ("270", 3, 800), ("0", 0, 1280)] {
+            let run = try OrientdProcess.run(
+                [],
+                environment: desktop.clientEnvironment.merging(
+                    ["ORIENTD_SCREEN": "portrait-primary", "ORIENTD_PREVIOUS": "", "ORIENTD_TRANSFORM": transform, "ORIENTD_OUTPUT": left])
+                { $1 },
+                executable: kind.hook)
+            #expect(run.status == 0, "\(run.stderr)")
+            try desktop.expectTurned(left, quarterTurns: turns, after: "turning \(left) to \(transform)")
+            let other = try desktop.state(of: right)
+            #expect(other.quarterTurns == 0 && other.x == x && other.y == 0, "\(right) after \(left) turned to \(transform): \(other)")
+        }
+    }
+
+    @Test("with no output named, the first that is on is found and turned", arguments: HeadlessDesktop.Kind.allCases)
+    func foundOutput(kind: HeadlessDesktop.Kind) throws {
+        let desktop = try HeadlessDesktop(kind, outputs: 2)
+        let run = try OrientdProcess.run(
+            ["portrait-secondary", "portrait-primary"],
+            environment: desktop.clientEnvironment.merging(["ORIENTD_SCREEN": "portrait-secondary", "ORIENTD_TRANSFORM": "180"]) { $1 },
+            executable: kind.hook)
+        #expect(run.status == 0, "\(run.stderr)")
+        try desktop.expectTurned(desktop.outputs[0], quarterTurns: 2, after: "the hook")
+        #expect(try desktop.state(of: desktop.outputs[1]).quarterTurns == 0)
+    }
+}
+
+/// A headless GNOME compositor (mutter) or KDE Plasma compositor (kwin_wayland) with its
+/// own session bus, runtime directory and virtual outputs of 1280x800.
+final class HeadlessDesktop {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case gnome, kde
+        var hook: URL { RotationScriptTests.hook("orientd-rotate-\(rawValue)") }
+        var testDescription: String { rawValue == "gnome" ? "GNOME (mutter)" : "KDE Plasma (kwin)" }
+    }
+
+    static let counterpart = MissingCounterpart(
+        programs: [
+            "mutter", "kwin_wayland", "kscreen-doctor", "dbus-daemon", "busctl", "python3", "wayland-info", "pipewire",
+            "wireplumber", "gst-launch-1.0",
+        ] + (hasPythonModules ? [] : ["python3-dbus and python3-gi"]), needsRoot: false)
+    /// The screenshot helper's modules, in Debian's python3 (not whatever python3 PATH has).
+    static let hasPythonModules =
+        (try? OrientdProcess.run(
+            ["-c", "import dbus, gi.repository.GLib"], executable: URL(fileURLWithPath: "/usr/bin/python3")
+        ).status) == 0
+    static let skipReason = counterpart.skipReason(
+        suite: "DesktopCompositorTests (the GNOME and KDE rotation scripts against a real mutter and kwin)",
+        why: "scripts/install-dependencies --tests (make test) installs them.")
+
+    /// One output as the compositor reports it: quarter turns counter-clockwise (the
+    /// Wayland protocol's transform / 90) and its place and size in the layout.
+    struct OutputState: CustomStringConvertible {
+        var quarterTurns: Int
+        var x: Int
+        var y: Int
+        var width: Int
+        var height: Int
+        var description: String { "\(quarterTurns) quarter turns at \(x),\(y), \(width)x\(height)" }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let kind: Kind
+    let runtime: URL
+    private var processes: [Process] = []
+    private(set) var outputs: [String] = []
+    var output: String { outputs[0] }
+
+    var clientEnvironment: [String: String] {
+        [
+            "PATH": "/usr/bin:/bin", "HOME": runtime.path, "XDG_RUNTIME_DIR": runtime.path,
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime.path)/bus", "WAYLAND_DISPLAY": "orientd-test",
+        ]
+    }
+
+    init(_ kind: Kind, outputs count: Int = 1) throws {
+        self.kind = kind
+        runtime = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-desktop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        chmod(runtime.path, 0o700)
+        try start(["dbus-daemon", "--session", "--nofork", "--address=unix:path=\(runtime.path)/bus"])
+        _ = try waitFor("the session bus") { FileManager.default.fileExists(atPath: "\(self.runtime.path)/bus") ? true : nil }
+        switch kind {
+        case .gnome:
+            // PipeWire for the screenshots (mutter's ScreenCast); wireplumber links the
+            // streams (measured: without it no frame ever comes).
+            try start(["pipewire"])
+            _ = try waitFor("pipewire") { FileManager.default.fileExists(atPath: "\(self.runtime.path)/pipewire-0") ? true : nil }
+            try start(["wireplumber"])
+            try start(
+                ["mutter", "--headless", "--wayland", "--no-x11", "--wayland-display", "orientd-test"]
+                    + Array(repeating: ["--virtual-monitor", "1280x800"], count: count).joined())
+        case .kde:
+            // Debian's kwin_wayland carries a file capability (cap_sys_resource) that a
+            // sandbox may refuse to exec (status 126), so a copy runs. The copy keeps the
+            // name: kwin finds its own Qt platform plugin by it (measured: a copy named
+            // "kwin" fails to load it).
+            let copy = runtime.appendingPathComponent("kwin_wayland")
+            try FileManager.default.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: copy.path)
+            try start(
+                [
+                    "KWIN_SCREENSHOT_NO_PERMISSION_CHECKS=1", copy.path, "--virtual", "--width", "1280", "--height", "800",
+                    "--output-count", "\(count)", "--socket", "orientd-test",
+                ])
+        }
+        outputs = try waitFor("\(count) outputs of \(kind.rawValue)") {
+            let names = (try? self.names()) ?? []
+            return names.count == count ? names : nil
+        }
+    }
+
+    deinit {
+        // SIGKILL: the children inherit the test thread's signal mask (see NestedSway).
+        for p in processes.reversed() where p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        for p in processes { p.waitUntilExit() }
+        try? FileManager.default.removeItem(at: runtime)
+    }
+
+    private func start(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["-i"] + clientEnvironment.map { "\($0.key)=\($0.value)" } + arguments
+        let program = arguments.first { !$0.contains("=") } ?? arguments[0]
+        let log = runtime.appendingPathComponent("\(URL(fileURLWithPath: program).lastPathComponent).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: log)
+        process.standardError = process.standardOutput
+        try process.run()
+        processes.append(process)
+    }
+
+    private func waitFor<T>(_ what: String, _ probe: () -> T?) throws -> T {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let value = probe() { return value }
+            usleep(100_000)
+        }
+        let logs = ((try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []).filter { $0.hasSuffix(".log") }
+        let tails = logs.map { name in
+            let text = (try? String(contentsOf: runtime.appendingPathComponent(name), encoding: .utf8)) ?? ""
+            return "\(name): \(text.split(separator: "\n").suffix(5).joined(separator: "\n"))"
+        }
+        throw Failure(description: "timed out waiting for \(what); \(tails.joined(separator: "\n"))")
+    }
+
+    private func run(_ arguments: [String]) throws -> String {
+        let result = try OrientdProcess.run(
+            Array(arguments.dropFirst()), environment: clientEnvironment.merging(["QT_QPA_PLATFORM": "wayland"]) { $1 },
+            executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: [arguments[0]])
+        guard result.status == 0 else { throw Failure(description: "\(arguments.joined(separator: " ")): \(result.stderr)") }
+        return result.stdout
+    }
+
+    /// The compositor's outputs, with their state, in its own order.
+    func states() throws -> [(name: String, state: OutputState)] {
+        /// A value of the reply, of the type expected; its absence fails the read.
+        func need<T>(_ value: Any?, _ what: String) throws -> T {
+            guard let value = value as? T else { throw Failure(description: "\(kind.rawValue)'s state has no \(what)") }
+            return value
+        }
+        switch kind {
+        case .gnome:
+            let text = try run([
+                "busctl", "--user", "--json=short", "call", "org.gnome.Mutter.DisplayConfig", "/org/gnome/Mutter/DisplayConfig",
+                "org.gnome.Mutter.DisplayConfig", "GetCurrentState",
+            ])
+            let reply: [String: Any] = try need(try JSONSerialization.jsonObject(with: Data(text.utf8)), "object")
+            let data: [Any] = try need(reply["data"], "data")
+            let monitors: [[Any]] = try need(data[1], "monitors")
+            let logical: [[Any]] = try need(data[2], "logical monitors")
+            var sizes: [String: (Int, Int)] = [:]
+            for monitor in monitors {
+                let connector: String = try need((monitor[0] as? [Any])?.first, "connector")
+                for case let mode as [Any] in try need(monitor[1], "modes") as [Any] {
+                    let properties = mode[6] as? [String: [String: Any]]
+                    if properties?["is-current"]?["data"] as? Bool == true {
+                        sizes[connector] = (try need(mode[1], "mode width"), try need(mode[2], "mode height"))
+                    }
+                }
+            }
+            return try logical.map { monitor in
+                let connector: String = try need(((monitor[5] as? [Any])?.first as? [Any])?.first, "logical monitor's connector")
+                let transform: Int = try need(monitor[3], "transform")
+                let (width, height) = try need(sizes[connector], "current mode of \(connector)") as (Int, Int)
+                return (
+                    connector,
+                    OutputState(
+                        quarterTurns: transform, x: try need(monitor[0], "x"), y: try need(monitor[1], "y"),
+                        width: transform % 2 == 1 ? height : width, height: transform % 2 == 1 ? width : height)
+                )
+            }
+        case .kde:
+            let text = try run(["kscreen-doctor", "-j"])
+            let reply: [String: Any] = try need(try JSONSerialization.jsonObject(with: Data(text.utf8)), "object")
+            let outputs: [[String: Any]] = try need(reply["outputs"], "outputs")
+            // KScreen::Output::Rotation: None 1, Left 2 (a quarter turn counter-clockwise),
+            // Inverted 4, Right 8.
+            let turns = [1: 0, 2: 1, 4: 2, 8: 3]
+            return try outputs.filter { $0["enabled"] as? Bool == true }.map { output in
+                let position: [String: Int] = try need(output["pos"], "pos")
+                let size: [String: Int] = try need(output["size"], "size")
+                let rotation: Int = try need(output["rotation"], "rotation")
+                return (
+                    try need(output["name"], "name"),
+                    OutputState(
+                        quarterTurns: try need(turns[rotation], "known rotation (\(rotation))"),
+                        x: try need(position["x"], "x"), y: try need(position["y"], "y"),
+                        width: try need(size["width"], "width"), height: try need(size["height"], "height"))
+                )
+            }
+        }
+    }
+
+    private func names() throws -> [String] { try states().map(\.name) }
+
+    func state(of name: String) throws -> OutputState {
+        guard let state = try states().first(where: { $0.name == name })?.state else {
+            throw Failure(description: "\(kind.rawValue) has no output \(name)")
+        }
+        return state
+    }
+
+    /// What a Wayland client is told about output `name`: wl_output's transform (in
+    /// quarter turns) and xdg_output's logical size, from `wayland-info`.
+    func clientView(of name: String) throws -> OutputState {
+        let text = try run(["wayland-info"])
+        // Each wl_output global prints its transform; each xdg_output its global's number,
+        // its name and its logical size, before or after that global (kwin: before).
+        var transforms: [String: Int] = [:]  // by the wl_output global's number
+        var global = ""
+        var outputs: [(global: String, name: String, width: Int, height: Int)] = []
+        for line in text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let fields = line.split(whereSeparator: { " ,:'".contains($0) }).map(String.init)
+            if line.hasPrefix("interface"), line.contains("'wl_output'") { global = fields.last ?? "" }
+            if let i = fields.firstIndex(of: "output_transform"), i + 1 < fields.count {
+                transforms[global] = ["normal": 0, "90°": 1, "180°": 2, "270°": 3][fields[i + 1]] ?? -1
+            }
+            if fields.first == "xdg_output_v1" { outputs.append(("", "", 0, 0)) }
+            guard !outputs.isEmpty, fields.count >= 2, !line.hasPrefix("interface") else { continue }
+            switch fields[0] {
+            case "output": outputs[outputs.count - 1].global = fields[1]
+            case "name" where outputs[outputs.count - 1].name.isEmpty: outputs[outputs.count - 1].name = fields[1]
+            case "logical_width" where fields.count == 4:
+                outputs[outputs.count - 1].width = Int(fields[1]) ?? 0
+                outputs[outputs.count - 1].height = Int(fields[3]) ?? 0
+            default: break
+            }
+        }
+        let found = outputs.first { $0.name == name }.map {
+            OutputState(quarterTurns: transforms[$0.global] ?? -1, x: 0, y: 0, width: $0.width, height: $0.height)
+        }
+        guard let found else { throw Failure(description: "wayland-info shows no output \(name): \(text)") }
+        return found
+    }
+
+    /// The size of a screenshot of output `name`.
+    func screenshot(of name: String) throws -> (width: Int, height: Int) {
+        let helper = RotationScriptTests.repository.appendingPathComponent("Tests/Fixtures/screen/desktop-screenshot").path
+        let size = try run([helper, kind.rawValue, name]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let numbers = size.split(separator: "x").compactMap { Int($0) }
+        guard numbers.count == 2 else { throw Failure(description: "the screenshot helper printed \(size)") }
+        return (numbers[0], numbers[1])
+    }
+
+    /// Expects `name` turned by `quarterTurns` (counter-clockwise), and its size in the
+    /// layout portrait for an odd number of them, landscape for an even one, waiting up
+    /// to 5 s for a script in stream mode to apply the change; then the same from a
+    /// Wayland client's view and, with `screenshot`, a screenshot's aspect.
+    func expectTurned(
+        _ name: String, quarterTurns: Int, after what: String, screenshot: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let portrait = quarterTurns % 2 == 1
+        let deadline = Date().addingTimeInterval(5)
+        var state = try state(of: name)
+        while !(state.quarterTurns == quarterTurns && (state.width < state.height) == portrait) && Date() < deadline {
+            usleep(50_000)
+            state = try self.state(of: name)
+        }
+        let expected = "expected \(quarterTurns) quarter turns, \(portrait ? "portrait" : "landscape")"
+        #expect(
+            state.quarterTurns == quarterTurns && (state.width < state.height) == portrait,
+            "after \(what): \(kind.rawValue) reports \(name) at \(state); \(expected)", sourceLocation: sourceLocation)
+        let client = try clientView(of: name)
+        #expect(
+            client.quarterTurns == quarterTurns && (client.width < client.height) == portrait,
+            "after \(what): a Wayland client sees \(name) at \(client); \(expected)", sourceLocation: sourceLocation)
+        if screenshot {
+            let picture = try self.screenshot(of: name)
+            #expect(
+                (picture.width < picture.height) == portrait,
+                "after \(what): a screenshot of \(name) is \(picture.width)x\(picture.height); \(expected)", sourceLocation: sourceLocation)
+        }
+    }
+}
