@@ -19,7 +19,7 @@ UDEVRULESDIR = $(LIBDIR)/udev/rules.d
 SYSUSERSDIR = $(LIBDIR)/sysusers.d
 HOOKSDIR = $(LIBDIR)/orientd/hooks
 MANDIR = $(DATADIR)/man
-HOOKS = orientd-rotate-x11 orientd-rotate-sway orientd-rotate-wlroots orientd-rotate-hyprland orientd-rotate-niri orientd-rotate-gnome orientd-rotate-kde
+HOOKS = orientd-rotate-x11 orientd-rotate-sway orientd-rotate-wlroots orientd-rotate-hyprland orientd-rotate-niri orientd-rotate-gnome orientd-rotate-kde orientd-suggest-notify
 # The packaged binary: the Swift runtime linked in and not position-independent, which
 # keeps its resident size lowest (README, "Live cost").
 PACKAGE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie --scratch-path .build-package

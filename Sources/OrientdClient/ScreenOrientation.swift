@@ -50,6 +50,16 @@ public final class ScreenOrientation: Sendable {
         _ = try await session.exchange("release", onSuccess: .release)
     }
 
+    /// Takes the rotation orientd suggests while the user's rotation lock holds the
+    /// screen and the device is turned (a `suggestion` event in `events()`): the screen
+    /// turns there and the user's lock stays on, at the new orientation, as Android's
+    /// rotate button does. Where the screen is now; `.refused` when nothing is offered.
+    public func acceptSuggestion() async throws(OrientdClientError) -> ScreenOrientationResult {
+        let reply = try await session.exchange("accept")
+        guard let orientation = reply.orientation else { throw .invalidReply(socket: socket, line: reply.text) }
+        return orientation
+    }
+
     /// The screen's orientation now (once the daemon knows it), then each time it
     /// changes.
     public func changes() -> OrientdUpdates<ScreenOrientationResult> {
@@ -73,7 +83,7 @@ public final class ScreenOrientation: Sendable {
     }
 
     /// Every event the daemon emits (README, "Events"), starting with the current
-    /// orientation: lock, request, mode, sensor and hooks events as well.
+    /// orientation: lock, request, mode, suggestion, sensor and hooks events as well.
     public func events() -> OrientdUpdates<ControlLine> {
         OrientdUpdates(stream: session.subscribe())
     }

@@ -238,7 +238,10 @@ public final class Daemon {
         case .failed(let message):
             diagnostics.warning("SIGHUP: \(message); keeping the running configuration")
         case .applied(let new):
-            shared.withService { $0.reconfigure(supported: new.supported, rotateIn: new.rotateIn, parameters: new.parameters) }
+            shared.withService {
+                $0.reconfigure(
+                    supported: new.supported, rotateIn: new.rotateIn, parameters: new.parameters, suggestionTimeout: new.suggestionTimeout)
+            }
             sourcePolicyChanged()
             hooks.commands = new.hooks
             hooks.timeout = new.hookTimeout
@@ -279,6 +282,7 @@ public final class Daemon {
             case .lock(let event): broadcast(event.jsonLine)
             case .request(let event): broadcast(event.jsonLine)
             case .mode(let event): broadcast(event.jsonLine)
+            case .suggestion(let event): broadcast(event.jsonLine)
             case .sensor(let event): broadcast(event.jsonLine)
             case .warning(let message): diagnostics.warning(message)
             case .note(let message): diagnostics.note(message)

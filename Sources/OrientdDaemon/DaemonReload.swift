@@ -6,6 +6,7 @@ extension Daemon {
         public var supported: RotationSet
         public var rotateIn: RotateIn
         public var parameters: ClassifierParameters
+        public var suggestionTimeout: Double
         public var hooks: [HookCommand]
         public var hookTimeout: Double
         /// Settings that changed but take a restart (the sensor, the socket...).
@@ -13,12 +14,13 @@ extension Daemon {
         public var source: String
 
         public init(
-            supported: RotationSet, rotateIn: RotateIn, parameters: ClassifierParameters, hooks: [HookCommand], hookTimeout: Double,
-            needsRestart: [String], source: String
+            supported: RotationSet, rotateIn: RotateIn, parameters: ClassifierParameters, suggestionTimeout: Double,
+            hooks: [HookCommand], hookTimeout: Double, needsRestart: [String], source: String
         ) {
             self.supported = supported
             self.rotateIn = rotateIn
             self.parameters = parameters
+            self.suggestionTimeout = suggestionTimeout
             self.hooks = hooks
             self.hookTimeout = hookTimeout
             self.needsRestart = needsRestart

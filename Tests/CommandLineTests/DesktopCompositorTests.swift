@@ -178,6 +178,13 @@ final class HeadlessDesktop {
                     "--output-count", "\(count)", "--socket", "orientd-test",
                 ])
         }
+        // The screenshot interfaces come a moment after the outputs (measured under load).
+        let (name, object) =
+            kind == .gnome
+            ? ("org.gnome.Mutter.ScreenCast", "/org/gnome/Mutter/ScreenCast") : ("org.kde.KWin", "/org/kde/KWin/ScreenShot2")
+        _ = try waitFor("\(object) on the session bus") {
+            (try? self.run(["busctl", "--user", "introspect", name, object])) != nil ? true : nil
+        }
         outputs = try waitFor("\(count) outputs of \(kind.rawValue)") {
             let names = (try? self.names()) ?? []
             return names.count == count ? names : nil

@@ -53,9 +53,16 @@ struct ReplayCommandTests {
         let scratch = try Scratch()
         let path = try scratch.write("turn.csv", Scratch.rotationRecording())
         let portrait = try OrientdProcess.run(["replay", "--fast", "--lock", "portrait", path])
-        let events = try #require(portrait.events)
+        let all = try #require(portrait.events)
+        let events = all.filter { $0["event"] as? String == "orientation" }
         #expect(events.map { $0["screen"] as? String } == ["portrait-primary", "portrait-primary", "portrait-primary"])
         #expect(events.allSatisfy { $0["locked"] as? Bool == true })
+        // Turned to landscape while locked: the rotation is suggested, then withdrawn when
+        // the device goes back.
+        let suggestions = all.filter { $0["event"] as? String == "suggestion" }
+        #expect(suggestions.map { "\($0["state"]!) \($0["screen"]!)" } == ["offered landscape-primary", "withdrawn landscape-primary"])
+        let none = try OrientdProcess.run(["replay", "--fast", "--lock", "portrait", "--suggestion-timeout", "0", path])
+        #expect(try #require(none.events).allSatisfy { $0["event"] as? String == "orientation" }, "timeout 0: no suggestion")
         let landscape = try OrientdProcess.run(["replay", "--fast", "--lock", "landscape", path])
         #expect(try #require(landscape.events).first?["screen"] as? String == "landscape-primary", "the lock rotates at once")
         let disjoint = try OrientdProcess.run(["replay", "--fast", "--supported", "portrait", "--lock", "landscape-secondary", path])

@@ -57,6 +57,28 @@ struct ScreenOrientationClientTests {
         await #expect(throws: OrientdClientError.closed) { try await screen.orientation() }
     }
 
+    @Test("acceptSuggestion(): refused with nothing offered; after the offer the screen turns and the user's lock stays")
+    func acceptSuggestion() async throws {
+        let scratch = try Scratch()
+        let recording = try scratch.write("turn.csv", recordingThrough(angles: [0, 0] + Array(repeating: 90, count: 30)))
+        let socket = temporarySocketPath()
+        let daemon = try DaemonProcess(["replay", "--lock", "portrait-primary", "--socket", socket, recording])
+        _ = try ControlClient.waitingFor(socket)
+        let screen = try ScreenOrientation(socket: socket)
+        await #expect(throws: OrientdClientError.self) { _ = try await screen.acceptSuggestion() }
+        var offered = false
+        for try await event in screen.events() where event.event == "suggestion" {
+            offered = event.text.contains(#""state":"offered","screen":"landscape-primary""#)
+            break
+        }
+        #expect(offered)
+        #expect(try await screen.acceptSuggestion() == ScreenOrientationResult(type: .landscapePrimary, angle: 90))
+        let status = try await screen.send("status")
+        #expect(status.text.contains(#""locked":true"#) && status.text.contains(#""lock":["landscape-primary"]"#), "\(status.text)")
+        screen.close()
+        _ = daemon
+    }
+
     @Test("changes() starts with where the screen is, then gives each change once; events() gives every event")
     func changesAndEvents() async throws {
         let slow = try settledDaemon()

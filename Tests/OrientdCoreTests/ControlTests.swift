@@ -412,7 +412,7 @@ extension OrientationServiceTests {
         #expect(modeEvents(service.takeOutbox()).map(\.decision) == [nil], "no source answers: mode null")
         #expect(service.wantsBaseSensor)
 
-        service.reconfigure(supported: .all, rotateIn: .always, parameters: ClassifierParameters())
+        service.reconfigure(supported: .all, rotateIn: .always, parameters: ClassifierParameters(), suggestionTimeout: 10)
         #expect(!service.wantsBaseSensor, "with rotate-in always the mode moves nothing")
     }
 }

@@ -8,6 +8,7 @@
 ///     supported <words>      replace the supported set (what unlock returns to)
 ///     request <words>        ask for these orientations while this connection lasts
 ///     release                drop this connection's request
+///     accept                 take the rotation suggested while locked; the lock stays, there
 ///     mode tablet|laptop|auto  tell a convertible's mode (auto: leave it to the sensors)
 ///     monitor                subscribe: the current state, then every event
 ///     help                   the list of commands
@@ -32,6 +33,7 @@ public enum ControlCommand: Hashable, Sendable {
         case supported(RotationSet, words: String)
         case request(RotationSet, words: String)
         case release
+        case accept
         /// nil: `mode auto`, the command no longer says.
         case mode(DeviceMode?)
 
@@ -44,6 +46,7 @@ public enum ControlCommand: Hashable, Sendable {
             case .supported: "supported"
             case .request: "request"
             case .release: "release"
+            case .accept: "accept"
             case .mode: "mode"
             }
         }
@@ -80,7 +83,7 @@ public enum ControlCommand: Hashable, Sendable {
 
     /// One line for `help` and for the reply to an unknown command.
     public static let summary =
-        "commands: orientation, status, lock <orientations>, lock current, unlock, supported <orientations>, request <orientations>, release, mode tablet|laptop|auto, monitor, help, quit"
+        "commands: orientation, status, lock <orientations>, lock current, unlock, supported <orientations>, request <orientations>, release, accept, mode tablet|laptop|auto, monitor, help, quit"
 
     /// Reads one line (without its newline). Returns nil for a blank line or a comment.
     public static func parse(_ line: some StringProtocol, natural: NaturalOrientation) throws(Rejection) -> ControlCommand? {
@@ -123,6 +126,7 @@ public enum ControlCommand: Hashable, Sendable {
         case "request":
             return .service(.request(try orientations(), words: argument))
         case "release": return try noArgument(.service(.release))
+        case "accept": return try noArgument(.service(.accept))
         case "mode":
             switch argument.lowercased() {
             case "auto": return .service(.mode(nil))

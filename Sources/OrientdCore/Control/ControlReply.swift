@@ -63,6 +63,7 @@ public enum ControlReply {
         "supported <orientations>: set what unlock returns to",
         "request <orientations>: ask for these while this connection lasts (the newest request is in force)",
         "release: drop this connection's request",
+        "accept: take the rotation suggested while locked (a suggestion event); the lock stays, at the new orientation",
         "mode tablet|laptop|auto: tell a convertible's mode; auto leaves it to the switch or hinge",
         "monitor: the current state, then every event",
         "quit: close this connection",

@@ -11,18 +11,22 @@ public struct OrientationPipeline: Sendable {
     public private(set) var current: OrientationEvent?
     /// The time of the last sample seen, for events not caused by a sample.
     public private(set) var lastTime = 0.0
+    /// The rotation offered while the lock holds the screen (`RotationSuggestion`).
+    public private(set) var suggestion: RotationSuggestion
 
     public init(
         mountMatrix: MountMatrix = .identity,
         parameters: ClassifierParameters = ClassifierParameters(),
         supported: RotationSet = .all,
         natural: NaturalOrientation = .portrait,
-        rotateIn: RotateIn = .tablet
+        rotateIn: RotateIn = .tablet,
+        suggestionTimeout: Double = 10
     ) {
         self.mountMatrix = mountMatrix
         self.natural = natural
         classifier = OrientationClassifier(parameters: parameters)
         policy = ScreenPolicy(configured: supported, rotateIn: rotateIn)
+        suggestion = RotationSuggestion(timeout: suggestionTimeout)
     }
 
     /// Feeds one raw sample (before the mount matrix); returns an event on a change.
@@ -105,6 +109,27 @@ public struct OrientationPipeline: Sendable {
     public mutating func setRotateIn(_ rotateIn: RotateIn) -> OrientationEvent? {
         policy.setRotateIn(rotateIn)
         return emit(cause: .configuration)
+    }
+
+    /// Brings the suggestion in line with the policy after a change; its events. None
+    /// before the first certain state.
+    public mutating func updateSuggestion() -> [SuggestionEvent] {
+        guard current != nil else { return [] }
+        return suggestion.update(policy, at: lastTime).map { SuggestionEvent(time: lastTime, change: $0, natural: natural) }
+    }
+
+    /// Takes the standing suggestion: the lock moves to the orientation offered, so the
+    /// screen turns and stays locked there (Android's rotate button). Nil when nothing
+    /// is offered.
+    public mutating func acceptSuggestion() -> (event: OrientationEvent?, withdrawn: SuggestionEvent)? {
+        guard let offer = suggestion.accept() else { return nil }
+        let event = lock(RotationSet(offer.rotation)).event
+        return (event, SuggestionEvent(time: lastTime, change: .withdrawn(offer, .accepted), natural: natural))
+    }
+
+    /// Seconds a suggestion stands (a configuration reload); 0 makes none.
+    public mutating func setSuggestionTimeout(_ seconds: Double) {
+        suggestion.timeout = seconds
     }
 
     /// An event when the visible state differs from the last one emitted. Nothing is

@@ -15,6 +15,9 @@
 ///    `lock` rotates at once). Face-up, face-down and unknown never move it.
 /// 4. Every change of a layer re-evaluates at once: a lock, a request and its release,
 ///    a new configured set, a change of mode.
+/// 5. While the user's lock alone holds the screen away from where the device points,
+///    that orientation is a `suggestion` (Android 9's rotate button): the screen the
+///    policy would take if the lock were lifted, when it follows the device there.
 ///
 /// `decidedBy` names the layer that put the screen where it is.
 public struct ScreenPolicy: Hashable, Sendable {
@@ -65,6 +68,16 @@ public struct ScreenPolicy: Hashable, Sendable {
     public var request: ScreenRequest? { requests.last }
 
     public var isLocked: Bool { lock != nil }
+
+    /// Rule 5: the orientation to suggest, nil when there is none. Only the lock's doing
+    /// counts: a request, the configured set or laptop mode that keeps the screen where
+    /// it is would keep it there unlocked too; face-up and face-down point nowhere.
+    public var suggestion: Rotation? {
+        guard isLocked, let pointed = device.rotation, pointed != screen else { return nil }
+        var unlocked = self
+        unlocked.unlock()
+        return unlocked.screen == pointed ? pointed : nil
+    }
 
     /// Laptop mode holds the screen at the natural orientation.
     public var modeHoldsScreen: Bool { mode == .laptop && rotateIn == .tablet }

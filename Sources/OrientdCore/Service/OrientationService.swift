@@ -38,6 +38,8 @@ public struct OrientationService: Sendable {
         case request(RequestEvent)
         /// The convertible's mode changed: broadcast.
         case mode(ModeEvent)
+        /// A rotation was offered while locked, or the offer ended: broadcast.
+        case suggestion(SuggestionEvent)
         /// The sensor came, went, fell silent or sends again: broadcast.
         case sensor(SensorStateEvent)
         /// For people, on standard error.
@@ -70,6 +72,12 @@ public struct OrientationService: Sendable {
         }
         if let event = pipeline.process(sample) { outbox.append(.orientation(event)) }
         trackHinge(sample)
+        suggest()
+    }
+
+    /// After every change: the suggestion follows the policy (and times out).
+    private mutating func suggest() {
+        for event in pipeline.updateSuggestion() { outbox.append(.suggestion(event)) }
     }
 
     private mutating func trackHinge(_ sample: Sample) {
@@ -84,6 +92,7 @@ public struct OrientationService: Sendable {
     public mutating func still(_ sample: Sample) {
         pipeline.advanceClock(to: sample.time)
         trackHinge(sample)
+        suggest()
     }
 
     /// Whether the base accelerometer should be read: only while the mode holds the
@@ -109,12 +118,14 @@ public struct OrientationService: Sendable {
         base = nil
         hingeTracker.forgetBase()
         report(nil, from: .hinge)
+        suggest()
     }
 
     /// A tablet-mode switch's position; nil when its device went away.
     public mutating func reportSwitch(_ device: String, _ mode: DeviceMode?) {
         switches.set(device, mode)
         report(switches.mode, from: .switch)
+        suggest()
     }
 
     /// A sensor (or the same one again) is being read; `event` says so to subscribers.
@@ -158,6 +169,8 @@ public struct OrientationService: Sendable {
         var warning: String?
         /// `release`'s answer: whether the connection held a request.
         var released: Bool?
+        /// `accept`'s answer: the orientation taken.
+        var accepted: Rotation?
         switch command {
         case .orientation:
             // While nothing consumes the events the sensor is not read, and a one-shot
@@ -191,15 +204,29 @@ public struct OrientationService: Sendable {
         case .release:
             released = before.requests.contains { $0.owner == requester.connection }
             releaseRequest(of: requester.connection)
+        case .accept:
+            guard let (event, withdrawn) = pipeline.acceptSuggestion() else {
+                return Execution(
+                    reply: ControlReply.failure(
+                        command: "accept",
+                        message:
+                            "nothing to accept: a rotation is suggested only while the lock holds the screen and the device is turned to another orientation"
+                    ))
+            }
+            finish(event, before: before, by: requester.kind)
+            outbox.append(.suggestion(withdrawn))
+            accepted = pipeline.policy.screen
         case .mode(let mode):
             report(mode, from: .command)
             if let decision = modes.decision, decision.source != .command {
                 warning = "the \(decision.source.rawValue) decides (\(decision.mode.rawValue)); 'mode' applies when it does not answer"
             }
         }
+        suggest()
         let reply = ControlReply.success(command.name) { json in
             ControlReply.addState(of: self, to: &json)
             if let released { json.add("released", released) }
+            if let accepted { json.add("accepted", pipeline.natural.screenType(of: accepted).rawValue) }
             if let warning { json.add("warning", warning) }
         }
         return Execution(reply: reply, lockChanged: before.lock != pipeline.policy.lock)
@@ -209,6 +236,7 @@ public struct OrientationService: Sendable {
     public mutating func releaseRequest(of owner: String) {
         guard pipeline.policy.requests.contains(where: { $0.owner == owner }) else { return }
         announceRequest(of: owner, requested: nil, event: pipeline.release(by: owner))
+        suggest()
     }
 
     private mutating func announceRequest(of owner: String, requested: RotationSet?, event: OrientationEvent?) {
@@ -238,12 +266,16 @@ public struct OrientationService: Sendable {
         if let event { outbox.append(.orientation(event)) }
     }
 
-    /// A configuration reload: a new supported set, `rotate-in` and classifier
-    /// parameters. The lock and the requests stay (they are the user's and the clients',
+    /// A configuration reload: a new supported set, `rotate-in`, classifier parameters
+    /// and suggestion timeout. The lock and the requests stay (they are the user's and the clients',
     /// not the file's); an event follows if the screen must move.
-    public mutating func reconfigure(supported: RotationSet, rotateIn: RotateIn, parameters: ClassifierParameters) {
+    public mutating func reconfigure(
+        supported: RotationSet, rotateIn: RotateIn, parameters: ClassifierParameters, suggestionTimeout: Double
+    ) {
         let before = pipeline.policy
         pipeline.setParameters(parameters)
+        pipeline.setSuggestionTimeout(suggestionTimeout)
+        defer { suggest() }
         if supported != before.configured {
             finish(pipeline.setSupported(supported), before: before, by: "configuration")
         }

@@ -55,7 +55,8 @@ struct PipelineFactory: Sendable {
         var made = Made(
             pipeline: OrientationPipeline(
                 mountMatrix: matrix, parameters: classifier.parameters,
-                supported: try policy.supportedSet(natural: natural), natural: natural, rotateIn: policy.rotateIn))
+                supported: try policy.supportedSet(natural: natural), natural: natural, rotateIn: policy.rotateIn,
+                suggestionTimeout: policy.suggestionTimeout))
         if let lock = try policy.lockSet(natural: natural) {
             if made.pipeline.lock(lock).outcome.overridesConfigured {
                 made.warnings.append("--lock \(policy.lock ?? ""): none of it is in --supported \(policy.supported ?? ""); the lock wins")

@@ -90,7 +90,7 @@ extension Run {
                 return .applied(
                     Daemon.Reload(
                         supported: try new.policy.supportedSet(natural: natural), rotateIn: new.policy.rotateIn,
-                        parameters: new.classifier.parameters,
+                        parameters: new.classifier.parameters, suggestionTimeout: new.policy.suggestionTimeout,
                         hooks: try new.daemon.parsedHooks(), hookTimeout: new.daemon.execTimeout,
                         needsRestart: changed, source: path))
             } catch {

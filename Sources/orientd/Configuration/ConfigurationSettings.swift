@@ -23,7 +23,8 @@ enum ConfigurationSettings {
     static let keys: [String: Kind] = {
         var keys: [String: Kind] = [:]
         for key in [
-            "device", "uri", "rate", "supported", "rotate-in", "lock", "natural", "mount-matrix", "base-mount-matrix", "socket",
+            "device", "uri", "rate", "supported", "rotate-in", "suggestion-timeout", "lock", "natural", "mount-matrix", "base-mount-matrix",
+            "socket",
             "socket-group", "socket-mode", "exec-timeout", "state-directory",
             "vibration-filter", "magnitude-tolerance", "filter-time-constant", "disturbance-threshold", "settle-time", "hold-time",
             "initial-hold-time", "minimum-samples", "rotation-hysteresis", "initial-margin", "face-enter-tilt",

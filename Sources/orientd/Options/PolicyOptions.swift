@@ -43,6 +43,18 @@ struct PolicyOptions: ParsableArguments {
             valueName: "tablet|always"))
     var rotateIn: RotateIn = .tablet
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a rotation suggested while locked stands (default: 10; 0: suggest none).",
+            discussion: """
+                While the lock holds the screen and the device settles in another orientation \
+                the screen could take, orientd emits a suggestion event, once per pose, as \
+                Android's rotate button; 'orientd ctl accept' takes it and keeps the lock, at \
+                the new orientation. Example: --suggestion-timeout 5
+                """,
+            valueName: "seconds"))
+    var suggestionTimeout: Double = 10
+
     /// The natural orientation: the flag, else the recording's header, else portrait.
     func resolvedNatural(header: RecordingHeader?) throws -> NaturalOrientation {
         if let natural { return natural }
@@ -74,6 +86,9 @@ struct PolicyOptions: ParsableArguments {
     }
 
     func validate() throws {
+        guard suggestionTimeout >= 0, suggestionTimeout.isFinite else {
+            throw ValidationError("--suggestion-timeout: expected seconds, 0 or more, got \(suggestionTimeout)")
+        }
         // Check the words early, with either natural orientation: the words are the same.
         _ = try supportedSet(natural: .portrait)
         _ = try lockSet(natural: .portrait)
