@@ -105,7 +105,7 @@ public struct AccelerometerDiscovery {
     /// for a sensor that is read only through its buffer.
     public func reading(of info: AccelerometerInfo, device: IIODevice, udev: UdevDevice?) -> Vector3? {
         let attribute = Self.attributeReader(device: device, udev: udev)
-        let raw = ["x", "y", "z"].compactMap { attribute("in_accel_\($0)_raw").flatMap { Double($0.trimmingSysfs) } }
+        let raw = ["x", "y", "z"].compactMap { attribute("in_accel_\($0)_raw").flatMap { DecimalParser.value(of: $0) } }
         guard raw.count == 3 else { return nil }
         return info.mountMatrix.apply(info.calibration.apply(x: raw[0], y: raw[1], z: raw[2]))
     }

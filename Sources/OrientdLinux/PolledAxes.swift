@@ -12,7 +12,7 @@ import SystemPackage
 /// (sysfs renders the value afresh for every read from the start): 3 system calls a
 /// sample. libiio's attribute read is not used on this path because it opens, reads and
 /// closes the file on every call, about 27 system calls a sample with the poll (measured
-/// with strace -c, README "Live cost"). A remote device (a libiio URI) has no local file
+/// with strace -c, docs/classifier.md, "Live cost"). A remote device (a libiio URI) has no local file
 /// and is read through libiio.
 enum PolledAxes {
     /// Kept-open sysfs files, x, y, z, with their channels' names for messages.
@@ -63,9 +63,7 @@ enum PolledAxes {
                 parsed = try withUnsafeMutableBytes(of: &buffer) { bytes in
                     let n = try descriptors[axis].read(fromAbsoluteOffset: 0, into: bytes, retryOnInterrupt: true)
                     let read = UnsafeRawBufferPointer(rebasing: bytes[0..<n])
-                    if let value = Self.integer(read) ?? Self.number(String(decoding: read, as: UTF8.self)) {
-                        return .success(value)
-                    }
+                    if case .value(let value) = DecimalParser.parse(read) { return .success(value) }
                     let text = String(decoding: read, as: UTF8.self).trimmingSysfs
                     return .failure(IIOError("reading raw value '\(text)' of", "\(device): \(names[axis])", code: EINVAL))
                 }
@@ -80,34 +78,6 @@ enum PolledAxes {
             }
             return v
         }
-    }
-
-    /// A raw value as the kernel prints it: an optional minus, decimal digits, a newline.
-    /// Hand-written because it runs for every axis of every sample: going through String
-    /// and Character (trimming, Double's parser) was the largest part of the polled path's
-    /// CPU time (perf). Anything else (nil) takes the general parser.
-    static func integer(_ bytes: UnsafeRawBufferPointer) -> Double? {
-        var i = 0
-        var negative = false
-        if i < bytes.count, bytes[i] == UInt8(ascii: "-") {
-            negative = true
-            i += 1
-        }
-        var value: Int64 = 0
-        var digits = 0
-        while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9"), digits < 18 {
-            value = value * 10 + Int64(bytes[i] - UInt8(ascii: "0"))
-            digits += 1
-            i += 1
-        }
-        while i < bytes.count, bytes[i] == UInt8(ascii: "\n") || bytes[i] == UInt8(ascii: " ") || bytes[i] == 0 { i += 1 }
-        guard digits > 0, i == bytes.count else { return nil }
-        return Double(negative ? -value : value)
-    }
-
-    static func number(_ text: String) -> Double? {
-        if case .value(let v) = AttributeValue.number(text) { return v }
-        return nil
     }
 
     func close() {

@@ -59,7 +59,7 @@ public struct RecordingHeader: Sendable, Equatable {
 
     /// The nominal sample rate, if the header gives a positive number.
     public var rate: Double? {
-        guard let text = self[Key.rate], let value = Double(text.trimmingBlanks), value > 0, value.isFinite else { return nil }
+        guard let text = self[Key.rate], let value = DecimalParser.value(of: text), value > 0 else { return nil }
         return value
     }
 

@@ -25,8 +25,7 @@ public enum AttributeValue {
     /// The number in an attribute's text, ignoring the kernel's newline and a NUL.
     public static func number(_ text: String?) -> Number {
         guard let text else { return .missing }
-        let trimmed = text.trimmingSysfs
-        guard let value = Double(trimmed), value.isFinite else { return .invalid(trimmed) }
+        guard let value = DecimalParser.value(of: text) else { return .invalid(text.trimmingSysfs) }
         return .value(value)
     }
 }

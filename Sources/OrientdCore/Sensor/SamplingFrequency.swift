@@ -11,7 +11,7 @@ public enum SamplingFrequency {
     public static func choose(available text: String?, wanted: Double, settable: Bool = false) -> Double? {
         guard let text else { return settable ? wanted : nil }
         let values = text.trimmingSysfs.split { $0 == " " || $0 == "\t" || $0 == "\n" }
-            .compactMap { Double($0) }.filter { $0 > 0 && $0.isFinite }.sorted()
+            .compactMap { DecimalParser.value(of: $0) }.filter { $0 > 0 }.sorted()
         guard !values.isEmpty else { return nil }
         return values.first { $0 >= wanted - 1e-9 } ?? values.last
     }

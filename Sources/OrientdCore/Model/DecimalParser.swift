@@ -1,30 +1,47 @@
-/// Parses the decimal numbers of recording lines straight from bytes.
+/// Parses decimal numbers straight from bytes: the fields of recording lines, sysfs
+/// attributes, and the polled path's raw values (for every axis of every sample).
 ///
 /// Written by hand because replay must parse ~60 MB/s (1 million lines in well under
-/// 0.5 s) and `Double(String)` needs a String per field. The fast path is Clinger's:
+/// 0.5 s) and `Double(String)` needs a String per field (on the polled path, going
+/// through String and Character was the largest part of its CPU time, perf). The fast
+/// path is Clinger's:
 /// a mantissa of at most 2⁵³ scaled by a power of ten of at most 10²² is exactly
 /// representable on both sides, so one IEEE multiplication or division rounds correctly.
 /// Anything else (exponents, long mantissas, `nan`, `inf`) goes to the standard library.
-enum DecimalParser {
-    enum Result: Equatable {
+public enum DecimalParser {
+    public enum Result: Equatable, Sendable {
         case value(Double)
         case notFinite
         case notANumber
     }
 
-    private static let powersOfTen: [Double] = {
+    @usableFromInline
+    static let powersOfTen: [Double] = {
         var p: [Double] = [1]
         for _ in 1...22 { p.append(p.last! * 10) }
         return p
     }()
 
-    /// Parses `bytes[start..<end]`, ignoring spaces and tabs around the number.
+    /// The number of a whole text, e.g. a sysfs attribute with its newline.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) -> Result {
+        parse(bytes.bindMemory(to: UInt8.self), 0, bytes.count)
+    }
+
+    /// The finite number a text holds (blanks around it allowed), nil otherwise: for
+    /// the texts that are not hot (attributes, headers, lists).
+    public static func value(of text: some StringProtocol) -> Double? {
+        guard case .value(let value) = Array(text.utf8).withUnsafeBytes({ parse($0) }) else { return nil }
+        return value
+    }
+
+    /// Parses `bytes[start..<end]`, ignoring blanks around the number: spaces and tabs,
+    /// and the newline and NUL the kernel ends an attribute with.
     @inlinable
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result {
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result {
         var i = start
         var e = end
-        while i < e, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
-        while e > i, bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09 { e -= 1 }
+        while i < e, isBlank(bytes[i]) { i += 1 }
+        while e > i, isBlank(bytes[e - 1]) { e -= 1 }
         guard i < e else { return .notANumber }
         let first = i
         var negative = false
@@ -63,7 +80,13 @@ enum DecimalParser {
         return slowPath(bytes, first, e)
     }
 
-    private static func slowPath(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result {
+    @inlinable
+    static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0
+    }
+
+    @usableFromInline
+    static func slowPath(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result {
         guard end - start <= 64 else { return .notANumber }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         // Double(String) also accepts hexadecimal floats; the format says decimal.
