@@ -21,7 +21,7 @@ HOOKSDIR = $(LIBDIR)/orientd/hooks
 MANDIR = $(DATADIR)/man
 HOOKS = orientd-rotate-x11 orientd-rotate-sway orientd-rotate-wlroots orientd-rotate-hyprland orientd-rotate-niri orientd-rotate-gnome orientd-rotate-kde orientd-suggest-notify
 # The packaged binary: the Swift runtime linked in and not position-independent, which
-# keeps its resident size lowest (README, "Live cost").
+# keeps its resident size lowest (docs/classifier.md, "Live cost").
 PACKAGE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie --scratch-path .build-package
 RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 # Generated, never kept in git: scripts/generate-man says from what.
@@ -103,7 +103,7 @@ man: package
 
 install: package man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSUSERSDIR) \
-		$(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/doc/orientd \
+		$(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/doc/orientd $(DESTDIR)$(DATADIR)/doc/orientd/docs \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions \
 		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $$($(SWIFT) build $(PACKAGE_FLAGS) --show-bin-path)/orientd $(DESTDIR)$(BINDIR)/orientd
@@ -117,6 +117,7 @@ install: package man
 	install -m 644 hooks/orientd-rotate-common.sh $(DESTDIR)$(HOOKSDIR)/
 	for h in $(HOOKS); do install -m 755 hooks/$$h $(DESTDIR)$(HOOKSDIR)/ && ln -sf $(HOOKSDIR)/$$h $(DESTDIR)$(BINDIR)/$$h; done
 	install -m 644 README.md $(DESTDIR)$(DATADIR)/doc/orientd/README.md
+	install -m 644 docs/*.md $(DESTDIR)$(DATADIR)/doc/orientd/docs/
 	install -m 644 hooks/README.md $(DESTDIR)$(DATADIR)/doc/orientd/hooks.md
 	install -m 644 $(MAN_BUILD)/orientd.8 $(DESTDIR)$(MANDIR)/man8/orientd.8
 	install -m 644 $(MAN_BUILD)/orientd.conf.5 $(DESTDIR)$(MANDIR)/man5/orientd.conf.5

@@ -85,8 +85,11 @@ final class ControlSession: Sendable {
 
     /// Every event from now on, starting with the current orientation. The stream ends
     /// with an error only for what waiting cannot mend (permission denied, closed).
-    func subscribe() -> AsyncThrowingStream<ControlLine, any Error> {
-        let (stream, subscriber) = AsyncThrowingStream.makeStream(of: ControlLine.self)
+    /// `buffered`: how many events wait for a subscriber that does not read; beyond that
+    /// the oldest are dropped, so one that stops reading costs bounded memory.
+    func subscribe(buffered: Int) -> AsyncThrowingStream<ControlLine, any Error> {
+        let (stream, subscriber) = AsyncThrowingStream.makeStream(
+            of: ControlLine.self, bufferingPolicy: .bufferingNewest(buffered))
         let failure = state.withLock { s -> OrientdClientError? in
             if s.closed { return .closed }
             let id = s.nextSubscriber

@@ -9,7 +9,7 @@ import OrientdIO
 ///     try await screen.lock(.landscape)              // held until unlock() or the end
 ///     for try await orientation in screen.changes() { … }
 ///
-/// An app's lock is a request in orientd's layers (README, "Layers"): it beats the
+/// An app's lock is a request in orientd's layers (docs/layers.md, "Layers"): it beats the
 /// user's rotation lock, as on iOS, and ends when the app unlocks, closes this object
 /// or exits. While the app holds a lock or follows the changes, a restart of the daemon
 /// is waited out: the lock is made again and the changes go on.
@@ -60,11 +60,17 @@ public final class ScreenOrientation: Sendable {
         return orientation
     }
 
+    /// How many events `events()` keeps for a consumer that does not read: beyond it the
+    /// oldest are dropped, so memory stays bounded whatever the consumer does.
+    public static let bufferedEvents = 256
+
     /// The screen's orientation now (once the daemon knows it), then each time it
-    /// changes.
+    /// changes. A state, not a log: a consumer that reads late gets the newest
+    /// orientation, not the ones it missed (only the newest is kept).
     public func changes() -> OrientdUpdates<ScreenOrientationResult> {
-        let events = session.subscribe()
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: ScreenOrientationResult.self)
+        let events = session.subscribe(buffered: Self.bufferedEvents)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: ScreenOrientationResult.self, bufferingPolicy: .bufferingNewest(1))
         let task = Task {
             var last: ScreenOrientationResult?
             do {
@@ -82,13 +88,15 @@ public final class ScreenOrientation: Sendable {
         return OrientdUpdates(stream: stream)
     }
 
-    /// Every event the daemon emits (README, "Events"), starting with the current
-    /// orientation: lock, request, mode, suggestion, sensor and hooks events as well.
+    /// Every event the daemon emits (docs/events.md, "Events"), starting with the current
+    /// orientation: lock, request, mode, suggestion, sensor and hooks events as well. A
+    /// consumer that does not read keeps the newest `bufferedEvents`; older ones are
+    /// dropped.
     public func events() -> OrientdUpdates<ControlLine> {
-        OrientdUpdates(stream: session.subscribe())
+        OrientdUpdates(stream: session.subscribe(buffered: Self.bufferedEvents))
     }
 
-    /// Any control command (README, "Control"), e.g. `status` or `mode tablet`; the
+    /// Any control command (docs/control.md, "Control"), e.g. `status` or `mode tablet`; the
     /// reply, or `.refused` with the daemon's reason.
     public func send(_ command: String) async throws(OrientdClientError) -> ControlLine {
         try await session.exchange(command)

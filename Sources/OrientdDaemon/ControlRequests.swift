@@ -105,7 +105,10 @@ final class ControlRequests {
             reply(ControlReply.success("monitor"), to: endpoint)
             if !endpoint.subscribed {
                 endpoint.subscribed = true
-                if let current = shared.withService({ $0.pipeline.current }) { subscribers.send(current.jsonLine, to: endpoint) }
+                let (current, offer) = shared.withService { ($0.pipeline.current, $0.pipeline.standingSuggestion) }
+                if let current { subscribers.send(current.jsonLine, to: endpoint) }
+                // A notification hook started after the offer still shows it.
+                if let offer { subscribers.send(offer.jsonLine, to: endpoint) }
             }
         case .daemon(.help):
             reply(ControlReply.success("help") { $0.add("commands", strings: ControlReply.helpLines) }, to: endpoint)

@@ -15,7 +15,7 @@ import SystemPackage
 ///
 /// A hand-written loop rather than SwiftNIO or Swift concurrency: the daemon serves a
 /// handful of descriptors at a few events per minute, and its CPU and resident-size
-/// targets (README, "Live cost") leave no room for an event-loop group or Foundation.
+/// targets (docs/classifier.md, "Live cost") leave no room for an event-loop group or Foundation.
 public final class Daemon {
     public let configuration: Configuration
     private let diagnostics: Diagnostics

@@ -10,7 +10,7 @@ import OrientdCore
 
 /// A device attitude in the angles people use for handheld devices, in degrees.
 ///
-/// The frame is the Linux IIO device frame (README, "Axes and names"): x towards the left
+/// The frame is the Linux IIO device frame (docs/events.md, "Axes and names"): x towards the left
 /// edge, y towards the bottom edge, z out of the screen. The world frame has z up; with
 /// `heading` 0 the screen faces world +y, where the user is.
 ///

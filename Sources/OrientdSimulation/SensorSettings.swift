@@ -24,7 +24,7 @@ struct SensorSettings: Sendable, Hashable {
     var rate: Double = 50
     /// The sensor's mounting, written to the recording; nil writes no `mount-matrix` line.
     var mountMatrix: MountMatrix?
-    /// Written to the recording as `natural:` when given (README, "Axes and names").
+    /// Written to the recording as `natural:` when given (docs/events.md, "Axes and names").
     var natural: NaturalOrientation?
     /// White noise, standard deviation per axis, m/s².
     var noise: Double = 0.04

@@ -75,7 +75,9 @@ struct ControlChannelTests {
         #expect(stat(socket, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o660, "owner and group only")
 
-        let monitor = try DaemonProcess(["monitor", "--socket", socket])
+        // --once: ends with the daemon (without it, monitor waits for the daemon to come
+        // back: MonitorCommandTests).
+        let monitor = try DaemonProcess(["monitor", "--once", "--socket", socket])
         #expect(monitor.waitForLine { $0.contains(#""cause":"start""#) } != nil, "the current state first")
 
         let lock = try OrientdProcess.run(["ctl", "--socket", socket, "lock", "landscape"])

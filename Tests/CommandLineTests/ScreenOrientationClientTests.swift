@@ -62,7 +62,10 @@ struct ScreenOrientationClientTests {
         let scratch = try Scratch()
         let recording = try scratch.write("turn.csv", recordingThrough(angles: [0, 0] + Array(repeating: 90, count: 30)))
         let socket = temporarySocketPath()
-        let daemon = try DaemonProcess(["replay", "--lock", "portrait-primary", "--socket", socket, recording])
+        // A timeout past the recording's end: a loaded machine must not see the offer lapse.
+        let daemon = try DaemonProcess([
+            "replay", "--lock", "portrait-primary", "--suggestion-timeout", "60", "--socket", socket, recording,
+        ])
         _ = try ControlClient.waitingFor(socket)
         let screen = try ScreenOrientation(socket: socket)
         await #expect(throws: OrientdClientError.self) { _ = try await screen.acceptSuggestion() }
@@ -72,9 +75,23 @@ struct ScreenOrientationClientTests {
             break
         }
         #expect(offered)
+        // Told to a subscriber who comes after the offer, and in status.
+        let later = try ScreenOrientation(socket: socket)
+        var first: [String] = []
+        for try await event in later.events() {
+            first.append(event.text)
+            if first.count == 2 { break }
+        }
+        #expect(first.first?.contains(#""event":"orientation""#) == true, "\(first)")
+        #expect(
+            first.last?.contains(#""event":"suggestion","time":"#) == true && first.last?.contains(#""state":"offered""#) == true,
+            "\(first)")
+        #expect(try await later.send("status").text.contains(#""suggestion":"landscape-primary""#))
+        later.close()
         #expect(try await screen.acceptSuggestion() == ScreenOrientationResult(type: .landscapePrimary, angle: 90))
         let status = try await screen.send("status")
         #expect(status.text.contains(#""locked":true"#) && status.text.contains(#""lock":["landscape-primary"]"#), "\(status.text)")
+        #expect(status.text.contains(#""suggestion":null"#), "accepted: no offer stands")
         screen.close()
         _ = daemon
     }

@@ -6,7 +6,7 @@ import OrientdTestSupport
 import Testing
 
 /// Requests that belong to a connection, against the real binary over its socket: the
-/// layer an app's view controller is on iOS, which ends with it (README, "Layers").
+/// layer an app's view controller is on iOS, which ends with it (docs/layers.md, "Layers").
 @Suite("Requests held by connections, stacked and against the lock", .serialized)
 struct ScreenRequestTests {
     typealias SlowDaemon = ControlChannelTests.SlowDaemon

@@ -168,7 +168,7 @@ extension LiveSensorTests {
 }
 
 /// Poses of a convertible for the fixtures' scale (1024 counts ≈ 1 g), in the frame
-/// README's "2-in-1" section gives: the frames coincide at 180°, the hinge along x.
+/// docs/layers.md's "2-in-1" section gives: the frames coincide at 180°, the hinge along x.
 enum Convertible {
     /// A display and a base accelerometer (labelled so), the base lying flat and the lid
     /// open to `hinge`.

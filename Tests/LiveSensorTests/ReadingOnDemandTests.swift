@@ -5,7 +5,7 @@ import OrientdDaemon
 import OrientdTestSupport
 import Testing
 
-/// Reading on demand (README, "Live sensors"): with standard output the journal, the
+/// Reading on demand (docs/live-sensors.md, "Live sensors"): with standard output the journal, the
 /// sensor is read only while a socket client subscribes.
 extension LiveSensorTests {
     func daemonOnJournal(_ socket: String, journal: Bool = true) throws -> DaemonProcess {

@@ -16,7 +16,7 @@ struct ClassifierTests {
     }
 
     @Test(
-        "names every pose of the Linux axis convention (README, 'Axes and names')",
+        "names every pose of the Linux axis convention (docs/events.md, 'Axes and names')",
         arguments: [
             (Vector3(0, -g, 0), DeviceOrientation.portrait),
             (Vector3(-g, 0, 0), .landscapeLeft),

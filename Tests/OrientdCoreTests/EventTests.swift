@@ -54,7 +54,7 @@ struct EventTests {
                 == #"{"event":"sensor","state":"lost","time":2.5,"device":"iio:device0","reason":"removed","version":1}"# + "\n")
     }
 
-    @Test("transform names of every rotation (README, 'Axes and names')")
+    @Test("transform names of every rotation (docs/events.md, 'Axes and names')")
     func transforms() {
         #expect(Rotation.allCases.map(\.xrandrName) == ["normal", "right", "inverted", "left"])
         #expect(Rotation.allCases.map(\.waylandTransform) == ["normal", "270", "180", "90"])

@@ -3,8 +3,8 @@ import Testing
 
 @testable import OrientdCore
 
-/// The hinge angle and the mode it implies, from plain readings in the frame README's
-/// "Layers" gives: both frames coincide at 180°, the hinge along x.
+/// The hinge angle and the mode it implies, from plain readings in the frame docs/layers.md
+/// gives under "Layers": both frames coincide at 180°, the hinge along x.
 @Suite("Hinge angle between a base and a display accelerometer")
 struct HingeTests {
     let g = standardGravity
@@ -31,7 +31,7 @@ struct HingeTests {
         }
     }
 
-    @Test("README's example: a base flat and a display at 100° read (0, 0, g) and (0, −g·sin 80°, g·cos 80°)")
+    @Test("docs/layers.md's example: a base flat and a display at 100° read (0, 0, g) and (0, −g·sin 80°, g·cos 80°)")
     func readmeExample() throws {
         let display = Vector3(0, -g * sin(80 * .pi / 180), g * cos(80 * .pi / 180))
         let angle = try #require(HingeAngle.degrees(base: Vector3(0, 0, g), display: display))

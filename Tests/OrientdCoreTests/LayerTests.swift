@@ -2,7 +2,7 @@ import Testing
 
 @testable import OrientdCore
 
-/// Every pair of the layers that decide the screen (README, "Layers"), with plain values.
+/// Every pair of the layers that decide the screen (docs/layers.md, "Layers"), with plain values.
 @Suite("Screen layers: supported set, user lock, requests, mode")
 struct LayerTests {
     static let landscape: RotationSet = [.degrees90, .degrees270]

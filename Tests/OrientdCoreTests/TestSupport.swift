@@ -7,7 +7,7 @@
 let g = standardGravity
 
 /// The reading of a device at rest: in-plane roll φ (0 portrait, 90 landscape-left,
-/// 180 upside-down, 270 landscape-right) and tilt θ (+90 face-up), README, "Axes and names".
+/// 180 upside-down, 270 landscape-right) and tilt θ (+90 face-up), docs/events.md, "Axes and names".
 func rest(roll: Double, tilt: Double = 0, magnitude: Double = standardGravity) -> Vector3 {
     let r = roll * .pi / 180
     let t = tilt * .pi / 180

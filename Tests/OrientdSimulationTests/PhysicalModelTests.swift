@@ -6,7 +6,7 @@ import Testing
 
 /// The physics: rest readings, attitudes, and the size and rhythm of movements.
 struct PhysicalModelTests {
-    /// README, "Axes and names", one row per pose.
+    /// docs/events.md, "Axes and names", one row per pose.
     static let restReadings: [(pose: String, reading: Vector3)] = [
         ("portrait tilt 0", Vector3(0, -g, 0)),
         ("landscape-left tilt 0", Vector3(-g, 0, 0)),

@@ -236,7 +236,7 @@ extension RealKernelTests {
     @Test("2-in-1: the base accelerometer's hinge angle turns laptop and tablet mode; a uinput SW_TABLET_MODE switch overrules it")
     func twoInOne() throws {
         // The display opened to 100° (laptop), then folded back to 300° (tablet), over a
-        // base lying flat, in README's hinge frame. The base hub is told apart as a user
+        // base lying flat, in docs/layers.md's hinge frame. The base hub is told apart as a user
         // would: ACCEL_LOCATION=base from a local udev rule (both hubs have one modalias,
         // so the hwdb cannot).
         let g = 9.80665

@@ -62,7 +62,7 @@ struct BundledRecordingsTests {
 struct DiscriminationTests {
     /// A classifier stripped of everything that stops flapping: no filter, no magnitude or
     /// disturbance gate, no hold, no hysteresis, one reading decides, no tilt dead band.
-    /// It is roughly what rot8 and iio-sensor-proxy do (README, "Against the classifiers in the field").
+    /// It is roughly what rot8 and iio-sensor-proxy do (docs/classifier.md, "Against the classifiers in the field").
     static let naive: ClassifierParameters = {
         var p = ClassifierParameters()
         p.vibrationFilter = 0

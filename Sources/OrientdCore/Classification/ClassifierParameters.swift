@@ -1,7 +1,7 @@
 /// Every threshold and time constant of `OrientationClassifier`, with its default.
 ///
 /// The defaults were chosen by sweeping each parameter (`scripts/sweep-parameters`, see
-/// README "Parameters") over the labelled recordings in `Recordings/`, where every one
+/// docs/classifier.md, "Parameters") over the labelled recordings in `Recordings/`, where every one
 /// must keep zero spurious changes and the 300 ms latency bound, and over real
 /// recordings, where the changes per hour of held time and the screen's p95 latency
 /// must meet their targets: each sits inside both ranges, on the fast side.

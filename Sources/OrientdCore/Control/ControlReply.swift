@@ -38,7 +38,7 @@ public enum ControlReply {
         if let hinge = service.hinge { json.add("hinge", hinge, decimals: 1) } else { json.addNull("hinge") }
     }
 
-    /// What `status` adds about the layers (README, "Layers"): each one in force, the
+    /// What `status` adds about the layers (docs/layers.md, "Layers"): each one in force, the
     /// ones that gave way, and the one that put the screen where it is.
     public static func addLayers(of service: OrientationService, to json: inout JSONLineWriter) {
         let policy = service.pipeline.policy
@@ -52,6 +52,7 @@ public enum ControlReply {
         json.add("rotate-in", policy.rotateIn.rawValue)
         json.add("overridden", strings: policy.overridden.map(\.rawValue))
         json.add("decided", policy.decidedBy.rawValue)
+        json.add("suggestion", service.pipeline.suggestion.offer.map { natural.screenType(of: $0.rotation).rawValue })
     }
 
     public static let helpLines = [

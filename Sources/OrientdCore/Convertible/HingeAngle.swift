@@ -6,7 +6,7 @@
 
 /// The angle of a convertible's hinge from its two accelerometers' gravity readings.
 ///
-/// The frames, after each sensor's mount matrix (README, "Layers"): they coincide when
+/// The frames, after each sensor's mount matrix (docs/layers.md, "Layers"): they coincide when
 /// the lid is opened flat to 180° (both read (0, 0, +g) lying face up), and the hinge
 /// runs along their x axis. Opening the lid turns the display's frame about x, so the
 /// angle is the signed angle between the two readings projected on the y–z plane: the

@@ -1,6 +1,6 @@
 /// A change of device pose, screen orientation or lock: the main event of the stream.
 ///
-/// Encoded as one line (README "Events" documents every field):
+/// Encoded as one line (docs/events.md, "Events" documents every field):
 /// ```
 /// {"event":"orientation","time":3.52,"device":"landscape-left","screen":"landscape-primary","angle":90,"locked":false,"previous":"portrait-primary","xrandr":"right","transform":"270","hyprland":3,"cause":"sensor","version":1}
 /// ```

@@ -84,7 +84,7 @@ public struct HookCommand: Hashable, Sendable, CustomStringConvertible {
             message: """
                 '\(text)': '\(character)' is shell syntax, and hooks run without a shell; \
                 use --exec "sh -c '…'" (the program's words in single quotes) and read the event from $ORIENTD_SCREEN, $ORIENTD_XRANDR and the \
-                other ORIENTD_* variables (README, "Hooks")
+                other ORIENTD_* variables (docs/hooks.md, "Hooks")
                 """)
     }
 }

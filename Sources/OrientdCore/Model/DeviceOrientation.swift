@@ -1,6 +1,6 @@
 /// The physical pose of the device, named after the edge that points up.
 ///
-/// The names are those of iOS's `UIDeviceOrientation` (README, "Axes and names").
+/// The names are those of iOS's `UIDeviceOrientation` (docs/events.md, "Axes and names").
 /// Beware the iOS trap: the *interface* orientation landscapeLeft is the *device*
 /// pose landscape-right, and the reverse.
 public enum DeviceOrientation: String, CaseIterable, Hashable, Sendable {
@@ -48,7 +48,7 @@ public enum DeviceOrientation: String, CaseIterable, Hashable, Sendable {
 
     /// The direction a still device reads in this pose, after the mount matrix: the
     /// frame of the kernel's IIO documentation, systemd's hwdb and iio-sensor-proxy
-    /// (README, "Axes and names"). Nil for unknown.
+    /// (docs/events.md, "Axes and names"). Nil for unknown.
     public var reading: Vector3? {
         switch self {
         case .portrait: Vector3(0, -1, 0)

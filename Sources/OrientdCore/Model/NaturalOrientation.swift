@@ -2,7 +2,7 @@
 ///
 /// Phones and many small tablets are naturally portrait; most 2-in-1s and large tablets
 /// are naturally landscape. Only the W3C *names* of rotations depend on it
-/// (README, "Axes and names"): the poses and angles do not.
+/// (docs/events.md, "Axes and names"): the poses and angles do not.
 public enum NaturalOrientation: String, CaseIterable, Hashable, Sendable {
     case portrait
     case landscape

@@ -118,6 +118,12 @@ public struct OrientationPipeline: Sendable {
         return suggestion.update(policy, at: lastTime).map { SuggestionEvent(time: lastTime, change: $0, natural: natural) }
     }
 
+    /// The offer standing, as the event that made it: what a subscriber who comes later
+    /// is told after the current orientation.
+    public var standingSuggestion: SuggestionEvent? {
+        suggestion.offer.map { SuggestionEvent(time: $0.time, change: .offered($0), natural: natural) }
+    }
+
     /// Takes the standing suggestion: the lock moves to the orientation offered, so the
     /// screen turns and stays locked there (Android's rotate button). Nil when nothing
     /// is offered.

@@ -1,5 +1,5 @@
 /// The words a user can write for a set of screen orientations (`--supported`, `--lock`,
-/// and the control channel), in the vocabularies orientd follows (README, "Lock words"):
+/// and the control channel), in the vocabularies orientd follows (docs/layers.md, "Lock words"):
 ///
 /// - W3C `OrientationLockType`: any, natural, portrait, landscape, portrait-primary,
 ///   portrait-secondary, landscape-primary, landscape-secondary;

@@ -1,4 +1,4 @@
-/// The layers that decide the screen, bottom to top (README, "Layers"): the device's
+/// The layers that decide the screen, bottom to top (docs/layers.md, "Layers"): the device's
 /// pose, the configured set, the user's rotation lock, the newest app request, and the
 /// machine's mode. `status` names the one that decided where the screen is.
 public enum PolicyLayer: String, CaseIterable, Hashable, Sendable {

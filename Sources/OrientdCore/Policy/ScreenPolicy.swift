@@ -1,5 +1,5 @@
 /// Decides the screen orientation from the device pose and the layers above it, the way
-/// the platforms orientd follows do (README, "Layers"):
+/// the platforms orientd follows do (docs/layers.md, "Layers"):
 ///
 /// 1. The allowed set is made from the top down: the newest request, then the user's
 ///    lock, then the configured set. Each layer narrows what the one above allows; a

@@ -1,5 +1,5 @@
-/// How `AdaptiveRate` paces the reading of the accelerometer, with the defaults README
-/// "Quiet when still" derives from the recordings.
+/// How `AdaptiveRate` paces the reading of the accelerometer, with the defaults
+/// docs/classifier.md, "Quiet when still", derives from the recordings.
 public struct AdaptiveRateParameters: Hashable, Sendable {
     /// Off (`--full-rate`): every sample the source gives is read, as before the adaptive
     /// rate existed.

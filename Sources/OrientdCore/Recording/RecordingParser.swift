@@ -1,7 +1,7 @@
 /// Reads a recording one line at a time, without I/O: the caller hands it lines
 /// (without their `\n`), so the same parser serves files, pipes and tests.
 ///
-/// What is fatal and what is skipped (README "Recording format" documents the same):
+/// What is fatal and what is skipped (docs/recording-format.md, "Recording format" documents the same):
 /// - fatal: no column line before the first sample or at the end of input, an unknown
 ///   column line, an unsupported format version, a `mount-matrix:` that does not parse
 ///   (unless the caller overrides the matrix), a header line longer than the limit.

@@ -15,8 +15,8 @@ public struct RecordingSource: SampleSource {
     /// nil: as fast as possible.
     public let speed: Double?
     public let strict: Bool
-    /// Which samples are read, as the live daemon would read them (README "Quiet when
-    /// still"); the others are skipped.
+    /// Which samples are read, as the live daemon would read them (docs/classifier.md,
+    /// "Quiet when still"); the others are skipped.
     public let rate: AdaptiveRateParameters
     public let makePipeline: PipelineMaker
     private let stopSignal: WakeUp

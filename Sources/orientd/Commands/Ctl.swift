@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import OrientdClient
 import OrientdCore
 import OrientdIO
@@ -15,7 +16,7 @@ struct Ctl: ParsableCommand {
             The socket is --socket, else $ORIENTD_SOCKET, else \(ControlSocket.systemPath).
 
             Commands: orientation, status, lock <orientations>, lock current, unlock, \
-            supported <orientations>, request <orientations>, release, \
+            supported <orientations>, request <orientations>, release, accept, \
             mode tablet|laptop|auto, monitor, help.
 
             A request lasts as long as the connection that made it, so 'ctl request' \
@@ -66,7 +67,7 @@ struct Ctl: ParsableCommand {
         let request = words.joined(separator: " ")
         let client = try ControlConnection.open(socket)
         if ControlConnection.isMonitor(request) {
-            try ControlConnection.monitor(client)
+            try ControlConnection.monitor(client).finish()
             return
         }
         do {
@@ -99,8 +100,11 @@ struct Monitor: ParsableCommand {
         abstract: "Print a running orientd's events as they happen (like monitor-sensor).",
         discussion: """
             Subscribes on the daemon's control socket and prints the current state, then \
-            every event, one JSON line each, until the daemon stops. Pipe it into a \
-            rotation script.
+            every event, one JSON line each. Pipe it into a rotation script. When the \
+            daemon stops or restarts, it says so on standard error and connects again \
+            (after 0.1 s, doubling up to every 2 s); the new daemon's current state comes \
+            first. With --once it ends instead when the daemon closes the connection. No \
+            daemon at the start is an error (exit status 69).
 
             Examples:
               orientd monitor
@@ -112,8 +116,19 @@ struct Monitor: ParsableCommand {
     @Option(help: ArgumentHelp("The daemon's socket.", discussion: "Example: --socket /tmp/orientd.sock", valueName: "path"))
     var socket: String?
 
+    @Flag(help: "End when the daemon closes the connection, instead of waiting for it to come back.")
+    var once = false
+
     func run() throws {
-        try ControlConnection.monitor(try ControlConnection.open(socket))
+        let path = socket ?? ControlSocket.clientDefault
+        var client = try ControlConnection.open(path)
+        while true {
+            let end = try ControlConnection.monitor(client)
+            guard !once, end != .consumerGone else { return try end.finish() }
+            Diagnostics().note("\(end.reason); connecting again to \(path)")
+            client = ControlConnection.reconnect(path)
+            Diagnostics().note("connected again to \(path)")
+        }
     }
 }
 
@@ -131,15 +146,43 @@ enum ControlConnection {
         ["monitor", "subscribe"].contains(String(request.lowercased().trimmingBlanks))
     }
 
+    /// How a subscription ended.
+    enum MonitorEnd: Equatable {
+        /// Whoever reads the output went away: nothing more to do.
+        case consumerGone
+        /// The daemon closed the connection (it stops, or restarts).
+        case closed
+        /// The connection failed.
+        case lost(String)
+
+        var reason: String {
+            switch self {
+            case .consumerGone: "the reader of the output went away"
+            case .closed: "the daemon closed the connection"
+            case .lost(let message): message
+            }
+        }
+
+        /// Ends as `ctl monitor` and `monitor --once` do: a note when the daemon closed,
+        /// an error (69) when the connection failed.
+        func finish() throws {
+            switch self {
+            case .consumerGone: return
+            case .closed: Diagnostics().note(reason)
+            case .lost(let message): throw ControlConnection.failure(message)
+            }
+        }
+    }
+
     /// Subscribes and copies every event to standard output; the daemon's reply to
     /// `monitor` itself is not printed, so the output is the event stream alone.
-    static func monitor(_ client: ControlClient) throws {
+    static func monitor(_ client: ControlClient) throws -> MonitorEnd {
         EventOutput.ignoreBrokenPipeSignal()
         let output = EventOutput()
         do {
             try client.send("monitor")
             guard let reply = try client.readLine(timeout: 10) else {
-                throw failure(OrientdClientError.connectionLost(socket: client.path).description)
+                return .lost(OrientdClientError.connectionLost(socket: client.path).description)
             }
             guard ControlLine(line: reply)?.isSuccess == true else {
                 try output.write(reply)
@@ -148,11 +191,24 @@ enum ControlConnection {
             while let line = try client.readLine() {
                 try output.write(line)
             }
-            Diagnostics().note("the daemon closed the connection")
+            return .closed
         } catch is EventOutput.ConsumerGone {
-            return
+            return .consumerGone
         } catch let error as Errno {
-            throw failure(OrientdClientError(on: client.path, error).description)
+            return .lost(OrientdClientError(on: client.path, error).description)
+        }
+    }
+
+    /// Connects again once a daemon answers on `path`: after 0.1 s, doubling up to every
+    /// 2 s, as the client library waits out a restart. A restart takes a second or two
+    /// (systemd's, udev's); a daemon that is gone for good leaves monitor waiting, as a
+    /// subscriber of a service should, until it is stopped.
+    static func reconnect(_ path: String) -> ControlClient {
+        var delay = 0.1
+        while true {
+            usleep(UInt32(delay * 1_000_000))
+            if let client = try? ControlClient(path: path) { return client }
+            delay = min(delay * 2, 2)
         }
     }
 

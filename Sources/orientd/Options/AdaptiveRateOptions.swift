@@ -1,7 +1,7 @@
 import ArgumentParser
 import OrientdCore
 
-/// The adaptive rate (README "Quiet when still"): read slowly while the device is still,
+/// The adaptive rate (docs/classifier.md, "Quiet when still"): read slowly while the device is still,
 /// every sample while it moves. Part of the classifier's options, as it decides which
 /// samples the classifier sees, in a replay as live.
 struct AdaptiveRateOptions: ParsableArguments {

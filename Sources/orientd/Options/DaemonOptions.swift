@@ -41,7 +41,7 @@ struct DaemonOptions: ParsableArguments {
             "Run this command on every screen orientation change (repeatable).",
             discussion: """
                 Run without a shell: the command gets the new and the previous W3C type as \
-                arguments and the event in ORIENTD_* variables (README, "Hooks"). Exit \
+                arguments and the event in ORIENTD_* variables (docs/hooks.md, "Hooks"). Exit \
                 status 0 means changed, 100 nothing to do, anything else failed. \
                 Example: --exec orientd-rotate-sway --exec 'notify-send rotated'
                 """,

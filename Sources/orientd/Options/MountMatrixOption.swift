@@ -42,7 +42,7 @@ struct BaseMountMatrixOption: ParsableArguments {
         help: ArgumentHelp(
             "Override the base accelerometer's mount matrix (a 2-in-1's keyboard half).",
             discussion:
-                "As --mount-matrix, for the sensor 'orientd list' shows with location base; README, \"2-in-1\", says how to check it. Example: --base-mount-matrix '1, 0, 0; 0, -1, 0; 0, 0, -1'",
+                "As --mount-matrix, for the sensor 'orientd list' shows with location base; docs/layers.md, \"2-in-1\", says how to check it. Example: --base-mount-matrix '1, 0, 0; 0, -1, 0; 0, 0, -1'",
             valueName: "matrix"))
     var text: String?
 
