@@ -175,6 +175,16 @@ struct RecordingParserTests {
             let parsed = bytes.withUnsafeMutableBufferPointer { DecimalParser.parse(UnsafeBufferPointer($0), 0, $0.count) }
             #expect(parsed == .value(Double(text)!), "\(text)")
         }
+        // NULs and newlines in a field are read as Double(String) reads them (the fuzzer
+        // found a field "\0\09.5" read as 9.5 once an attribute's NUL and newline were
+        // trimmed everywhere); only a whole attribute's text is trimmed of them.
+        for text in ["\0\09.5", "9.5\0", "9.5\n", "\n9.5", "\09"] {
+            var bytes = Array(text.utf8)
+            let parsed = bytes.withUnsafeMutableBufferPointer { DecimalParser.parse(UnsafeBufferPointer($0), 0, $0.count) }
+            #expect(parsed == (Double(text).map { .value($0) } ?? .notANumber), "\(text.debugDescription)")
+        }
+        #expect(Array("\0\09.5".utf8).withUnsafeBufferPointer { DecimalParser.parse($0, 0, $0.count) } == .notANumber)
+        #expect(Array("9.5\n\0".utf8).withUnsafeBytes { DecimalParser.parse($0) } == .value(9.5))
     }
 }
 

@@ -22,9 +22,14 @@ public enum DecimalParser {
         return p
     }()
 
-    /// The number of a whole text, e.g. a sysfs attribute with its newline.
+    /// The number of a whole text, e.g. a sysfs attribute: the kernel's newline and NUL
+    /// at its end are not part of it. (Only there: inside a recording's field a NUL is an
+    /// error, as the fuzzer's oracle, Double(String), says.)
     public static func parse(_ bytes: UnsafeRawBufferPointer) -> Result {
-        parse(bytes.bindMemory(to: UInt8.self), 0, bytes.count)
+        let bytes = bytes.bindMemory(to: UInt8.self)
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0 { end -= 1 }
+        return parse(bytes, 0, end)
     }
 
     /// The finite number a text holds (blanks around it allowed), nil otherwise: for
@@ -34,8 +39,7 @@ public enum DecimalParser {
         return value
     }
 
-    /// Parses `bytes[start..<end]`, ignoring blanks around the number: spaces and tabs,
-    /// and the newline and NUL the kernel ends an attribute with.
+    /// Parses `bytes[start..<end]`, ignoring spaces and tabs around the number.
     @inlinable
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result {
         var i = start
@@ -82,7 +86,7 @@ public enum DecimalParser {
 
     @inlinable
     static func isBlank(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0
+        byte == 0x20 || byte == 0x09
     }
 
     @usableFromInline
