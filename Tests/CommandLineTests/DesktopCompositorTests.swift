@@ -4,16 +4,16 @@ import OrientdTestSupport
 import Testing
 
 /// `hooks/orientd-rotate-gnome` and `hooks/orientd-rotate-kde` against a real headless
-/// mutter (GNOME's compositor) and a real headless kwin_wayland (KDE Plasma's), each on a
-/// private session bus. After each change the compositor's own state is read back
+/// mutter (GNOME's compositor), gnome-shell (GNOME's shell, with mutter inside, on a
+/// private system bus as well) and kwin_wayland (KDE Plasma's), each on a private
+/// session bus. After each change the compositor's own state is read back
 /// (mutter's GetCurrentState, `kscreen-doctor -j`): the quarter turns, counter-clockwise
 /// as the Wayland protocol counts them, and the output's size in the layout; then what
 /// a Wayland client is told (`wayland-info`: wl_output's transform, xdg_output's logical
 /// size), and a screenshot's aspect (mutter's ScreenCast through PipeWire, kwin's
 /// ScreenShot2). A screenshot of a turned output is upright, so it shows portrait or
 /// landscape, not which way a quarter turn went: the direction is the compositor's own
-/// word and the protocol's. gnome-shell itself is not run: it needs a private system
-/// bus, and it applies monitor changes through the same mutter.
+/// word and the protocol's.
 @Suite(.serialized, .enabled(if: HeadlessDesktop.counterpart.missing.isEmpty, "\(HeadlessDesktop.skipReason)"))
 struct DesktopCompositorTests {
     @Test(
@@ -101,15 +101,23 @@ struct DesktopCompositorTests {
 /// own session bus, runtime directory and virtual outputs of 1280x800.
 final class HeadlessDesktop {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case gnome, kde
-        var hook: URL { RotationScriptTests.hook("orientd-rotate-\(rawValue)") }
-        var testDescription: String { rawValue == "gnome" ? "GNOME (mutter)" : "KDE Plasma (kwin)" }
+        /// mutter alone, and gnome-shell (mutter inside, with the shell's own services).
+        case mutter, gnomeShell, kde
+        var isGNOME: Bool { self != .kde }
+        var hook: URL { RotationScriptTests.hook(isGNOME ? "orientd-rotate-gnome" : "orientd-rotate-kde") }
+        var testDescription: String {
+            switch self {
+            case .mutter: "GNOME (mutter)"
+            case .gnomeShell: "GNOME (gnome-shell)"
+            case .kde: "KDE Plasma (kwin)"
+            }
+        }
     }
 
     static let counterpart = MissingCounterpart(
         programs: [
-            "mutter", "kwin_wayland", "kscreen-doctor", "dbus-daemon", "busctl", "python3", "wayland-info", "pipewire",
-            "wireplumber", "gst-launch-1.0",
+            "mutter", "gnome-shell", "kwin_wayland", "kscreen-doctor", "dbus-daemon", "busctl", "python3", "wayland-info", "pipewire",
+            "wireplumber", "gst-launch-1.0", "setsid", "pkill",
         ] + (hasPythonModules ? [] : ["python3-dbus and python3-gi"]), needsRoot: false)
     /// The screenshot helper's modules, in Debian's python3 (not whatever python3 PATH has).
     static let hasPythonModules =
@@ -153,18 +161,30 @@ final class HeadlessDesktop {
         runtime = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-desktop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         chmod(runtime.path, 0o700)
-        try start(["dbus-daemon", "--session", "--nofork", "--address=unix:path=\(runtime.path)/bus"])
+        // The session bus leads a session of its own: what it starts on demand (gnome-shell
+        // has it start the accessibility bus and its registry, which outlive a killed bus)
+        // is in it, and deinit ends the whole session.
+        try start(["setsid", "-w", "dbus-daemon", "--session", "--nofork", "--address=unix:path=\(runtime.path)/bus"])
         _ = try waitFor("the session bus") { FileManager.default.fileExists(atPath: "\(self.runtime.path)/bus") ? true : nil }
         switch kind {
-        case .gnome:
+        case .mutter, .gnomeShell:
             // PipeWire for the screenshots (mutter's ScreenCast); wireplumber links the
             // streams (measured: without it no frame ever comes).
             try start(["pipewire"])
             _ = try waitFor("pipewire") { FileManager.default.fileExists(atPath: "\(self.runtime.path)/pipewire-0") ? true : nil }
             try start(["wireplumber"])
-            try start(
-                ["mutter", "--headless", "--wayland", "--no-x11", "--wayland-display", "orientd-test"]
-                    + Array(repeating: ["--virtual-monitor", "1280x800"], count: count).joined())
+            let monitors = Array(Array(repeating: ["--virtual-monitor", "1280x800"], count: count).joined())
+            let headless = ["--headless", "--wayland", "--no-x11", "--wayland-display", "orientd-test"] + monitors
+            if kind == .mutter {
+                try start(["mutter"] + headless)
+            } else {
+                // gnome-shell asks the system bus for its services (logind, accounts...)
+                // and runs without them on a private one (measured: 43.8, warnings only).
+                let system = "\(runtime.path)/system_bus"
+                try start(["dbus-daemon", "--session", "--nofork", "--address=unix:path=\(system)"])
+                _ = try waitFor("the private system bus") { FileManager.default.fileExists(atPath: system) ? true : nil }
+                try start(["DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(system)", "gnome-shell"] + headless)
+            }
         case .kde:
             // Debian's kwin_wayland carries a file capability (cap_sys_resource) that a
             // sandbox may refuse to exec (status 126), so a copy runs. The copy keeps the
@@ -178,9 +198,10 @@ final class HeadlessDesktop {
                     "--output-count", "\(count)", "--socket", "orientd-test",
                 ])
         }
-        // The screenshot interfaces come a moment after the outputs (measured under load).
+        // The screenshot interfaces come a moment after the outputs (measured under load);
+        // gnome-shell takes mutter's names a few seconds after its own.
         let (name, object) =
-            kind == .gnome
+            kind.isGNOME
             ? ("org.gnome.Mutter.ScreenCast", "/org/gnome/Mutter/ScreenCast") : ("org.kde.KWin", "/org/kde/KWin/ScreenShot2")
         _ = try waitFor("\(object) on the session bus") {
             (try? self.run(["busctl", "--user", "introspect", name, object])) != nil ? true : nil
@@ -193,6 +214,15 @@ final class HeadlessDesktop {
 
     deinit {
         // SIGKILL: the children inherit the test thread's signal mask (see NestedSway).
+        if let bus = processes.first {
+            // setsid forks (Process makes its child a group leader): its child, the bus,
+            // leads the session.
+            let pid = bus.processIdentifier
+            let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+            if let session = children.split(separator: " ").first {
+                _ = try? OrientdProcess.run(["-KILL", "-s", String(session)], executable: URL(fileURLWithPath: "/usr/bin/pkill"))
+            }
+        }
         for p in processes.reversed() where p.isRunning { kill(p.processIdentifier, SIGKILL) }
         for p in processes { p.waitUntilExit() }
         try? FileManager.default.removeItem(at: runtime)
@@ -241,7 +271,7 @@ final class HeadlessDesktop {
             return value
         }
         switch kind {
-        case .gnome:
+        case .mutter, .gnomeShell:
             let text = try run([
                 "busctl", "--user", "--json=short", "call", "org.gnome.Mutter.DisplayConfig", "/org/gnome/Mutter/DisplayConfig",
                 "org.gnome.Mutter.DisplayConfig", "GetCurrentState",
@@ -338,7 +368,7 @@ final class HeadlessDesktop {
     /// The size of a screenshot of output `name`.
     func screenshot(of name: String) throws -> (width: Int, height: Int) {
         let helper = RotationScriptTests.repository.appendingPathComponent("Tests/Fixtures/screen/desktop-screenshot").path
-        let size = try run([helper, kind.rawValue, name]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let size = try run([helper, kind.isGNOME ? "gnome" : "kde", name]).trimmingCharacters(in: .whitespacesAndNewlines)
         let numbers = size.split(separator: "x").compactMap { Int($0) }
         guard numbers.count == 2 else { throw Failure(description: "the screenshot helper printed \(size)") }
         return (numbers[0], numbers[1])
