@@ -111,7 +111,8 @@ orientd_find_output() {
 # '"' if it is a string, else at the next ',' or '}'. Blanks after the colon are allowed.
 # Of the other kinds, some of which nest ("allowed" of lock, "results" of hooks), only
 # "event" is read: orientd writes it first, and inside a string a quote is escaped, so
-# no '"event":' comes before it.
+# no '"event":' comes before it. A suggestion event is flat like an orientation event
+# (orientd-suggest-notify reads its "state", "screen" and "angle").
 orientd_field() {
     orientd_pattern="\"$2\":"
     case $1 in

@@ -214,15 +214,7 @@ final class HeadlessDesktop {
 
     deinit {
         // SIGKILL: the children inherit the test thread's signal mask (see NestedSway).
-        if let bus = processes.first {
-            // setsid forks (Process makes its child a group leader): its child, the bus,
-            // leads the session.
-            let pid = bus.processIdentifier
-            let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-            if let session = children.split(separator: " ").first {
-                _ = try? OrientdProcess.run(["-KILL", "-s", String(session)], executable: URL(fileURLWithPath: "/usr/bin/pkill"))
-            }
-        }
+        if let bus = processes.first { killSession(startedBy: bus) }
         for p in processes.reversed() where p.isRunning { kill(p.processIdentifier, SIGKILL) }
         for p in processes { p.waitUntilExit() }
         try? FileManager.default.removeItem(at: runtime)

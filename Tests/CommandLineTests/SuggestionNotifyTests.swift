@@ -18,8 +18,7 @@ struct SuggestionNotifyTests {
         let events = session.runtime.appendingPathComponent("events.ndjson")
         let socket = session.runtime.appendingPathComponent("orientd.sock").path
         // Its own session, so that a failed test can stop all of it: a notify-send left
-        // waiting would hold the test's output open. setsid forks (Process makes its child
-        // a group leader) and -w waits for the shell, whose pid is the session's id.
+        // waiting would hold the test's output open. -w: setsid waits for the shell.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         process.arguments = [
@@ -33,14 +32,6 @@ struct SuggestionNotifyTests {
         return (process, events)
     }
 
-    /// Stops everything in the pipeline's session: setsid's child leads it.
-    func stop(_ pipeline: Process) {
-        let pid = pipeline.processIdentifier
-        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-        guard let session = children.split(separator: " ").first else { return }
-        _ = try? OrientdProcess.run(["-KILL", "-s", String(session)], executable: URL(fileURLWithPath: "/usr/bin/pkill"))
-    }
-
     func lines(_ file: URL) -> [[String: Any]] {
         let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap {
@@ -52,7 +43,7 @@ struct SuggestionNotifyTests {
     func accept() throws {
         let session = try NotificationSession()
         let (pipeline, events) = try start(session, angles: [0, 0, 90, 90, 90, 90, 90, 90, 90, 90])
-        defer { stop(pipeline) }
+        defer { killSession(startedBy: pipeline) }
         let shown = try session.waitFor("the notification with its Rotate action", seconds: 8) {
             try session.notifications().first { $0.actions["accept"] == "Rotate" }
         }
@@ -77,7 +68,7 @@ struct SuggestionNotifyTests {
     func withdrawn() throws {
         let session = try NotificationSession()
         let (pipeline, events) = try start(session, angles: [0, 0, 90, 90, 90, 0, 0, 0, 0])
-        defer { stop(pipeline) }
+        defer { killSession(startedBy: pipeline) }
         _ = try session.waitFor("the notification", seconds: 8) { try session.notifications().first }
         _ = try session.waitFor("the withdrawal", seconds: 8) {
             lines(events).contains { $0["event"] as? String == "suggestion" && $0["state"] as? String == "withdrawn" } ? true : nil

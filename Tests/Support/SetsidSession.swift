@@ -1,0 +1,13 @@
+import Foundation
+
+/// Kills every process in the session that `setsid -w COMMAND`, run as `process`, made:
+/// what the command started, and what those started in turn (a bus's activated services,
+/// a script's background jobs), which would otherwise outlive the test. setsid forks
+/// (Process makes its child a process group leader), so the session is led by setsid's
+/// child, whose pid is the session's id.
+public func killSession(startedBy process: Process) {
+    let pid = process.processIdentifier
+    let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+    guard let leader = children.split(separator: " ").first else { return }
+    _ = try? OrientdProcess.run(["-KILL", "-s", String(leader)], executable: URL(fileURLWithPath: "/usr/bin/pkill"))
+}
