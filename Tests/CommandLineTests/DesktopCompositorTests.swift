@@ -233,8 +233,10 @@ final class HeadlessDesktop {
         processes.append(process)
     }
 
+    /// 120 s: gnome-shell, drawn by llvmpipe, took more than 30 s to take mutter's names
+    /// in the full suite on two cores (CI); alone it takes a few seconds.
     private func waitFor<T>(_ what: String, _ probe: () -> T?) throws -> T {
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             if let value = probe() { return value }
             usleep(100_000)
