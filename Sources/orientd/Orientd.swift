@@ -32,8 +32,8 @@ struct Orientd: ParsableCommand {
         defaultSubcommand: Run.self
     )
 
-    /// `run` (the default) takes its configuration file's settings before its flags;
-    /// every other command line goes to the parser as it is.
+    /// A misspelt command is named as one (not taken for `run`'s argument); the rest is
+    /// swift-argument-parser's.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let commands = configuration.subcommands.map { $0._commandName } + ["help"]
@@ -42,18 +42,6 @@ struct Orientd: ParsableCommand {
             Diagnostics().note("commands: \(commands.joined(separator: ", ")); 'orientd --help' says what each does")
             Glibc.exit(ExitStatus.usage.rawValue)
         }
-        guard let invocation = RunInvocation(arguments: arguments) else {
-            main(arguments)
-            return
-        }
-        switch invocation.resolve().map(\.arguments) {
-        case .success(let full):
-            main(full)
-        case .failure(let issues):
-            let diagnostics = Diagnostics()
-            issues.list.forEach { diagnostics.error($0.description) }
-            diagnostics.note("'orientd config check \(invocation.configurationPath ?? "")' checks the file; --no-config ignores it")
-            Glibc.exit(ExitStatus.configuration.rawValue)
-        }
+        main(arguments)
     }
 }

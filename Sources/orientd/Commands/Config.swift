@@ -34,7 +34,7 @@ struct Config: ParsableCommand {
         var path: String?
 
         func run() throws {
-            let path = path ?? ConfigurationSettings.path(in: [])?.path ?? ConfigurationSettings.defaultPath
+            let path = ConfigurationSettings.location(given: path).path
             if case .failure(let failure) = ConfigurationSettings.readText(path) {
                 Diagnostics().error("\(path): \(failure.message)")
                 throw ExitCode(ExitStatus.noInput)
@@ -60,7 +60,7 @@ struct Config: ParsableCommand {
         var path: String?
 
         func run() throws {
-            let path = path ?? ConfigurationSettings.path(in: [])?.path ?? ConfigurationSettings.defaultPath
+            let path = ConfigurationSettings.location(given: path).path
             switch ConfigurationSettings.load(path) {
             case .success(let loaded):
                 print((["orientd", "run"] + loaded.arguments.map(Self.quoted)).joined(separator: " "))

@@ -43,14 +43,38 @@ struct Run: ParsableCommand {
     @OptionGroup(title: "Calibration") var baseMountMatrix: BaseMountMatrixOption
     @OptionGroup(title: "Classifier parameters") var classifier: ClassifierOptions
 
+    /// The configuration file, when there is one, is read here, once: its settings are
+    /// parsed with the command line's flags after them, and that command starts.
     func run() throws {
+        guard let path = configurationFile.path else { return try start(file: nil) }
+        switch RunConfiguration.load(path: path, flags: RunConfiguration.commandLineFlags) {
+        case .failure(let issues):
+            let diagnostics = Diagnostics(warningLimit: .max)
+            issues.list.forEach { diagnostics.error($0.description) }
+            diagnostics.note("'orientd config check \(path)' checks the file; --no-config ignores it")
+            throw ExitCode(ExitStatus.configuration)
+        case .success(let (file, arguments)):
+            let merged: Run
+            do {
+                merged = try Run.parse(arguments)
+            } catch {
+                // Each of the file's lines parsed alone (ConfigurationSettings.load): what
+                // fails here is the file and the flags together.
+                Diagnostics().error("\(path) with the command line's flags: \(Run.message(for: error))")
+                throw ExitCode(ExitStatus.configuration)
+            }
+            try merged.start(file: file)
+        }
+    }
+
+    private func start(file: RunConfiguration?) throws {
         let diagnostics = Diagnostics(warningLimit: 1000)
         let saved = DaemonLauncher.savedLock(in: state.directory, commandLineLock: policy.lock, diagnostics: diagnostics)
         let factory = PipelineFactory(policy: policy, classifier: classifier, mountMatrix: mountMatrix, savedLock: saved)
         let made = try factory.make(natural: try policy.resolvedNatural(header: nil), mountMatrix: .identity)
         made.warnings.forEach { diagnostics.warning($0) }
         var configuration = try daemon.configuration(live: true, stateDirectory: state.directory)
-        configuration.reload = Self.reloader(natural: made.pipeline.natural)
+        configuration.reload = file.map { Self.reloader(natural: made.pipeline.natural, file: $0) }
         // The sensor is read only while the daemon runs: when standard output's reader
         // goes away (or a signal comes) the loop ends and the reader thread is stopped,
         // so no sensor is kept awake (and polled) for nobody.
@@ -71,30 +95,29 @@ struct Run: ParsableCommand {
 extension Run {
     /// SIGHUP: the configuration file and the same flags again, parsed as at start; what
     /// can change while running is handed to the daemon, what cannot is named.
-    static func reloader(natural: NaturalOrientation) -> (() -> Daemon.ReloadResult)? {
-        guard let invocation = RunInvocation.current, let path = invocation.configurationPath else { return nil }
-        // What the file said at start: read again, not taken from the running flags, so a
-        // reload compares the file with itself.
-        var restartOnly = (try? invocation.resolve().get())?.restartOnly ?? [:]
+    static func reloader(natural: NaturalOrientation, file: RunConfiguration) -> () -> Daemon.ReloadResult {
+        // What the file said when last read (at start, then at each reload), so a reload
+        // compares the file with itself, not with the running flags.
+        var last = file
         return {
-            let resolved: RunInvocation.Resolved
-            switch invocation.resolve() {
-            case .success(let r): resolved = r
+            let loaded: (RunConfiguration, arguments: [String])
+            switch RunConfiguration.load(path: file.path, flags: file.flags) {
+            case .success(let l): loaded = l
             case .failure(let issues): return .failed(issues.list.map(\.description).joined(separator: "; "))
             }
             do {
-                let new = try Run.parse(Array(resolved.arguments.dropFirst()))
-                let now = resolved.restartOnly
-                let changed = Set(now.keys).union(restartOnly.keys).filter { now[$0] != restartOnly[$0] }.sorted()
-                restartOnly = now
+                let new = try Run.parse(loaded.arguments)
+                let now = loaded.0.restartOnly
+                let changed = Set(now.keys).union(last.restartOnly.keys).filter { now[$0] != last.restartOnly[$0] }.sorted()
+                last = loaded.0
                 return .applied(
                     Daemon.Reload(
                         supported: try new.policy.supportedSet(natural: natural), rotateIn: new.policy.rotateIn,
                         parameters: new.classifier.parameters, suggestionTimeout: new.policy.suggestionTimeout,
                         hooks: try new.daemon.parsedHooks(), hookTimeout: new.daemon.execTimeout,
-                        needsRestart: changed, source: path))
+                        needsRestart: changed, source: file.path))
             } catch {
-                return .failed("\(path): \(Run.message(for: error))")
+                return .failed("\(file.path): \(Run.message(for: error))")
             }
         }
     }

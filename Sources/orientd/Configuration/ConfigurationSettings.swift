@@ -45,24 +45,11 @@ enum ConfigurationSettings {
         "rest-rate", "motion-threshold", "rest-after", "full-rate",
     ]
 
-    /// The file's path: `--config`, else ORIENTD_CONFIG, else /etc/orientd.conf; nil
-    /// with `--no-config`. `explicit` says whether a missing file is an error.
-    static func path(in arguments: [String]) -> (path: String, explicit: Bool)? {
-        var path: (String, Bool)?
-        var i = 0
-        while i < arguments.count {
-            let a = arguments[i]
-            if a == "--" { break }
-            if a == "--no-config" { return nil }
-            if a == "--config", i + 1 < arguments.count {
-                path = (arguments[i + 1], true)
-                i += 1
-            } else if a.hasPrefix("--config=") {
-                path = (String(a.dropFirst("--config=".count)), true)
-            }
-            i += 1
-        }
-        if let path { return path }
+    /// The file's path: the one given (`--config`), else ORIENTD_CONFIG, else
+    /// /etc/orientd.conf. `explicit` says whether a missing file is an error: only the
+    /// default may be absent.
+    static func location(given: String?) -> (path: String, explicit: Bool) {
+        if let given { return (given, true) }
         if let env = Environment.value("ORIENTD_CONFIG") { return (env, true) }
         return (defaultPath, false)
     }

@@ -1,7 +1,9 @@
 import ArgumentParser
+import Glibc
 
-/// Where `run` takes its defaults from. Read before the command line is parsed (see
-/// `RunInvocation`); declared here so that help shows them and parsing accepts them.
+/// Where `run` takes its defaults from. `Run` reads the file after the command line is
+/// parsed and parses the file's settings with the command line's flags after them (see
+/// `Run.run()`), so the flags win.
 struct ConfigurationOption: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -16,4 +18,12 @@ struct ConfigurationOption: ParsableArguments {
 
     @Flag(help: ArgumentHelp("Read no configuration file."))
     var noConfig = false
+
+    /// The file to read: nil with --no-config, or when the default one is absent (a file
+    /// named by --config or ORIENTD_CONFIG must exist: reading it then fails loudly).
+    var path: String? {
+        if noConfig { return nil }
+        let location = ConfigurationSettings.location(given: config)
+        return location.explicit || access(location.path, F_OK) == 0 ? location.path : nil
+    }
 }
