@@ -7,11 +7,12 @@ import SystemPackage
 /// input and output, the control socket and its clients, the hooks and the signals, in
 /// one poll(2) loop, while the source classifies on its own thread.
 ///
-/// The daemon owns the loop and the process's life: set-up, signals and reload, systemd's
-/// notifications, and the ending. It hands each ready descriptor to the part whose job it
-/// is: `Subscribers` writes lines under each reader's overflow policy, `ControlRequests`
-/// answers requests, `HookRunner` runs the hooks; the classifier's events come from the
-/// `SharedService`'s outbox.
+/// The daemon owns the loop: it watches the descriptors (`PollSet`) and hands each ready
+/// one to the part whose job it is: `Subscribers` writes lines under each reader's
+/// overflow policy, `ControlRequests` answers requests, `HookRunner` runs the hooks; the
+/// classifier's events come from the `SharedService`'s outbox. It handles the signals
+/// (a reload, the ending). What the process needs before any thread starts is
+/// `ProcessSetup`'s; what systemd is told, `ServiceNotifications`'.
 ///
 /// A hand-written loop rather than SwiftNIO or Swift concurrency: the daemon serves a
 /// handful of descriptors at a few events per minute, and its CPU and resident-size
@@ -19,8 +20,7 @@ import SystemPackage
 public final class Daemon {
     public let configuration: Configuration
     private let diagnostics: Diagnostics
-    private let signals: SignalDescriptor
-    private let listener: UnixListener?
+    private let process: ProcessSetup
     private let hooks: HookRunner
     private let shared: SharedService
     private let streams: StandardStreams
@@ -29,11 +29,7 @@ public final class Daemon {
     private lazy var requests = ControlRequests(
         shared: shared, subscribers: subscribers, stateFile: configuration.stateFile, diagnostics: diagnostics,
         deliverOutbox: { [unowned self] in broadcastOutbox() }, statusReply: { [unowned self] in statusReply() })
-    private let notifier = ServiceNotifier()
-    private var notifiedReady = false
-    private var nextWatchdog: Double?
-    /// What STATUS= says about the source, before the orientation.
-    private var sourceStatus = "starting"
+    private let notifications: ServiceNotifications
     /// The hooks of the last batch that failed, and why: `status` says (`orientd doctor`).
     private var lastHookFailures: [(command: String, error: String)] = []
     private let started = Pacer.monotonicNow()
@@ -48,29 +44,24 @@ public final class Daemon {
     /// Tells a source that reads on demand whether to read.
     private var sourceSetReading: ((Bool) -> Void)?
 
-    /// Sets up what must exist before any thread starts: the blocked signals (threads
-    /// inherit the mask) and the socket (created under a tightened umask, which is
-    /// process-wide). Throws a message for a socket that cannot be created.
+    /// Sets up what must exist before any thread starts (`ProcessSetup`). Throws a
+    /// message for what cannot be made, the control socket among them.
     public init(configuration: Configuration, service: OrientationService, ready: Bool, diagnostics: Diagnostics) throws(DaemonError) {
         self.configuration = configuration
         self.diagnostics = diagnostics
+        process = try ProcessSetup(configuration: configuration)
         let shared: SharedService
         do {
-            signals = try SignalDescriptor([SIGTERM, SIGINT, SIGHUP])
             shared = try SharedService(service: service, ready: ready)
         } catch {
             throw DaemonError(status: .systemError, message: "cannot set up the control loop: \(error)")
         }
-        signal(SIGPIPE, SIG_IGN)
-        Self.raiseDescriptorLimit()
-        if let path = configuration.socketPath {
-            do {
-                listener = try UnixListener(path: path, mode: configuration.socketMode, group: configuration.socketGroup)
-            } catch {
-                throw DaemonError(status: .cannotCreate, message: error.description)
+        notifications = ServiceNotifications {
+            shared.withService { service in
+                guard let current = service.pipeline.current else { return nil }
+                let policy = service.pipeline.policy
+                return "screen \(current.screenType.rawValue), device \(policy.device.rawValue), \(policy.isLocked ? "locked" : "unlocked")"
             }
-        } else {
-            listener = nil
         }
         hooks = HookRunner(commands: configuration.hooks, timeout: configuration.hookTimeout)
         self.shared = shared
@@ -84,14 +75,6 @@ public final class Daemon {
             currentState: { shared.withService { ($0.pipeline.lastTime, $0.pipeline.current) } })
     }
 
-    private static func raiseDescriptorLimit() {
-        var limit = rlimit()
-        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max {
-            limit.rlim_cur = limit.rlim_max
-            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
-    }
-
     /// Runs until the source ends, a signal, or standard output's reader leaves;
     /// returns the exit status.
     public func run(source: some SampleSource) -> ExitStatus {
@@ -101,10 +84,7 @@ public final class Daemon {
         if source.readsOnDemand { sourceSetReading = { source.setReading($0) } }
         // Before the start, so a sensor nobody consumes is never read, not even briefly.
         updateDemand()
-        if let interval = notifier.watchdogInterval {
-            notifier.watchdog()
-            nextWatchdog = Pacer.monotonicNow() + interval
-        }
+        notifications.start(now: Pacer.monotonicNow())
         source.start(into: shared)
         defer {
             shared.stop()
@@ -129,54 +109,51 @@ public final class Daemon {
     }
 
     private func waitAndServe() {
-        var fds: [pollfd] = []
-        var slots: [Slot] = []
-        func watch(_ fd: Int32, _ events: Int32, _ slot: Slot) {
-            fds.append(pollfd(fd: fd, events: Int16(events), revents: 0))
-            slots.append(slot)
+        var watched = PollSet<Slot>()
+        func watch(_ fd: Int32, _ events: PollEvents, _ slot: Slot) {
+            watched.watch(FileDescriptor(rawValue: fd), for: events, as: slot)
         }
         let output = subscribers.standard
         let holdingBack = output.policy == .backpressure && output.output.count >= OutboundBuffer.defaultLimit
-        if !holdingBack { watch(shared.wake.descriptor, POLLIN, .wake) }
-        watch(signals.descriptor, POLLIN, .signals)
+        if !holdingBack { watch(shared.wake.descriptor, .readable, .wake) }
+        watch(process.signals.descriptor, .readable, .signals)
         let ready = shared.isReady
-        if ready, let listener { watch(listener.descriptor, POLLIN, .listener) }
-        if ready, let fd = output.readDescriptor { watch(fd, POLLIN, .standardInput) }
+        if ready, let listener = process.listener { watch(listener.descriptor, .readable, .listener) }
+        if ready, let fd = output.readDescriptor { watch(fd, .readable, .standardInput) }
         // A pipe's write end reports POLLERR when its reader closes it: watched even with
         // nothing to write, so a run whose consumer left stops at once (and the sensor with
         // it) instead of at its next event.
-        if !output.blockingWrites && !output.isClosed { watch(1, output.wantsWriteReadiness ? POLLOUT : 0, .standardOutput) }
+        if !output.blockingWrites && !output.isClosed { watch(1, output.wantsWriteReadiness ? .writable : [], .standardOutput) }
         for client in subscribers.clients {
-            if ready, let fd = client.readDescriptor { watch(fd, POLLIN, .clientRead(client)) }
+            if ready, let fd = client.readDescriptor { watch(fd, .readable, .clientRead(client)) }
             if client.wantsWriteReadiness {
-                watch(client.writeDescriptor, POLLOUT, .clientWrite(client))
+                watch(client.writeDescriptor, .writable, .clientWrite(client))
             } else if client.isSocket, client.subscribed, client.readDescriptor == nil, !client.isClosed {
                 // A subscriber that closed its sending side is no longer read, so its
                 // leaving would be noticed only at the next write, and it would count as a
                 // consumer (`ReadingDemand`) till then. POLLHUP, always reported, says
                 // when it has gone altogether.
-                watch(client.writeDescriptor, 0, .clientHangUp(client))
+                watch(client.writeDescriptor, [], .clientHangUp(client))
             }
         }
-        for fd in hooks.descriptors { watch(fd, POLLIN, .hook) }
-        var timeout: Int32 = -1
-        if let deadline = [hooks.deadline, nextWatchdog].compactMap({ $0 }).min() {
-            timeout = Int32(max(0, (deadline - Pacer.monotonicNow()) * 1000).rounded(.up))
-        }
-        let r = poll(&fds, nfds_t(fds.count), timeout)
-        if r < 0 {
-            if errno != EINTR { diagnostics.warning("poll: \(Errno(rawValue: errno))") }
+        for fd in hooks.descriptors { watch(fd, .readable, .hook) }
+        let deadline = [hooks.deadline, notifications.watchdogDeadline].compactMap({ $0 }).min()
+        let readySlots: [(slot: Slot, events: PollEvents)]
+        do {
+            readySlots = try watched.wait(timeout: deadline.map { $0 - Pacer.monotonicNow() })
+        } catch {
+            diagnostics.warning("poll: \(error)")
             return
         }
         var wokeForEvents = false
-        for (pfd, slot) in zip(fds, slots) where pfd.revents != 0 {
+        for (slot, events) in readySlots {
             switch slot {
             case .wake: wokeForEvents = true
             case .signals: handleSignals()
-            case .listener: if let listener { subscribers.accept(from: listener) }
+            case .listener: if let listener = process.listener { subscribers.accept(from: listener) }
             case .standardInput: requests.read(from: output)
             case .standardOutput:
-                if pfd.revents & Int16(POLLERR | POLLHUP) != 0 && output.output.isEmpty {
+                if !events.isDisjoint(with: [.error, .hangUp]) && output.output.isEmpty {
                     subscribers.standardOutputHungUp()
                 } else {
                     subscribers.flush(output)
@@ -184,7 +161,7 @@ public final class Daemon {
             case .clientRead(let client): requests.read(from: client)
             case .clientWrite(let client): subscribers.flush(client)
             case .clientHangUp(let client):
-                if pfd.revents & Int16(POLLHUP | POLLERR) != 0 { client.connection = .closed }
+                if !events.isDisjoint(with: [.error, .hangUp]) { client.connection = .closed }
             case .hook: break
             }
         }
@@ -193,10 +170,7 @@ public final class Daemon {
             broadcastOutbox()
         }
         reportHooks()
-        if let due = nextWatchdog, let interval = notifier.watchdogInterval, Pacer.monotonicNow() >= due {
-            notifier.watchdog()
-            nextWatchdog = Pacer.monotonicNow() + interval
-        }
+        notifications.keepAlive(now: Pacer.monotonicNow())
         requests.releaseDeparted()
         subscribers.removeFinished()
         updateDemand()
@@ -212,7 +186,7 @@ public final class Daemon {
     }
 
     private func handleSignals() {
-        for number in signals.read() {
+        for number in process.signals.read() {
             switch number {
             case SIGHUP:
                 reloadConfiguration()
@@ -232,8 +206,8 @@ public final class Daemon {
             diagnostics.note("SIGHUP: there is no configuration file to reload; nothing changed")
             return
         }
-        notifier.send("RELOADING=1")
-        defer { notifier.send("READY=1", "STATUS=\(statusLine())") }
+        notifications.reloading()
+        defer { notifications.reloaded() }
         switch reload() {
         case .failed(let message):
             diagnostics.warning("SIGHUP: \(message); keeping the running configuration")
@@ -277,7 +251,7 @@ public final class Daemon {
             switch item {
             case .orientation(let event):
                 broadcast(event.jsonLine)
-                notifier.status(statusLine())
+                notifications.orientationChanged()
                 if event.screenChanged { hooks.schedule(event, now: Pacer.monotonicNow()) }
             case .lock(let event): broadcast(event.jsonLine)
             case .request(let event): broadcast(event.jsonLine)
@@ -286,18 +260,7 @@ public final class Daemon {
             case .sensor(let event): broadcast(event.jsonLine)
             case .warning(let message): diagnostics.warning(message)
             case .note(let message): diagnostics.note(message)
-            case .waiting(let description), .opened(let description):
-                sourceStatus = description
-                if notifiedReady {
-                    notifier.status(statusLine())
-                } else {
-                    // READY=1 once the daemon serves: a sensor is open, the replay
-                    // started, or (run --wait) the socket answers while it waits for a
-                    // sensor. Holding it back for a sensor made `systemctl start` time
-                    // out on a machine without one and restart forever.
-                    notifier.ready(status: statusLine())
-                    notifiedReady = true
-                }
+            case .waiting(let description), .opened(let description): notifications.sourceChanged(description)
             }
         }
     }
@@ -341,7 +304,7 @@ public final class Daemon {
                 json.add("consumers", strings: (demand?.consumers ?? []).map(\.rawValue))
                 json.add("pace", service.readingRate?.pace.rawValue)
                 if let hz = service.readingRate?.hz { json.add("rate", hz, decimals: 3) } else { json.addNull("rate") }
-                json.add("socket", listener?.path)
+                json.add("socket", process.listener?.path)
                 json.add("state", configuration.stateFile?.path)
                 json.add("uptime", Pacer.monotonicNow() - started, decimals: 3)
                 if let origin = sourceClockOrigin { json.add("origin", origin) } else { json.addNull("origin") }
@@ -351,29 +314,21 @@ public final class Daemon {
         }
     }
 
-    /// The STATUS= text: `systemctl status orientd` shows it.
-    private func statusLine() -> String {
-        let (current, policy) = shared.withService { ($0.pipeline.current, $0.pipeline.policy) }
-        guard let current else { return "\(sourceStatus); no certain pose yet" }
-        return
-            "\(sourceStatus); screen \(current.screenType.rawValue), device \(policy.device.rawValue), \(policy.isLocked ? "locked" : "unlocked")"
-    }
-
     // MARK: Ending
 
     /// Delivers what is left: the last events, the running hooks (a replay's end waits
     /// for them; a signal ends them), and what the readers have not read yet.
     private func finishUp() {
         let signalled = ending?.isSignal ?? false
-        notifier.stopping(status: ending?.note ?? "stopping")
+        notifications.stopping(ending?.note ?? "stopping")
         broadcastOutbox()
         if signalled {
             hooks.killAll()
         } else {
             while !hooks.isIdle {
-                var fds = hooks.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-                let wait = max(0, ((hooks.deadline ?? Pacer.monotonicNow()) - Pacer.monotonicNow()) * 1000)
-                _ = poll(&fds, nfds_t(fds.count), Int32(wait.rounded(.up)))
+                var running = PollSet<Void>()
+                for fd in hooks.descriptors { running.watch(FileDescriptor(rawValue: fd), for: .readable, as: ()) }
+                _ = try? running.wait(timeout: (hooks.deadline ?? Pacer.monotonicNow()) - Pacer.monotonicNow())
                 reportHooks()
             }
         }
