@@ -103,7 +103,7 @@ man: package
 
 install: package man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSUSERSDIR) \
-		$(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/doc/orientd $(DESTDIR)$(DATADIR)/doc/orientd/docs \
+		$(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/doc/orientd $(DESTDIR)$(DATADIR)/doc/orientd/docs $(DESTDIR)$(DATADIR)/orientd \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions \
 		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $$($(SWIFT) build $(PACKAGE_FLAGS) --show-bin-path)/orientd $(DESTDIR)$(BINDIR)/orientd
@@ -118,6 +118,8 @@ install: package man
 	for h in $(HOOKS); do install -m 755 hooks/$$h $(DESTDIR)$(HOOKSDIR)/ && ln -sf $(HOOKSDIR)/$$h $(DESTDIR)$(BINDIR)/$$h; done
 	install -m 644 README.md $(DESTDIR)$(DATADIR)/doc/orientd/README.md
 	install -m 644 docs/*.md $(DESTDIR)$(DATADIR)/doc/orientd/docs/
+	@# Data, not documentation: minimal systems drop /usr/share/doc, and programs validate with it.
+	install -m 644 docs/events.schema.json $(DESTDIR)$(DATADIR)/orientd/events.schema.json
 	install -m 644 hooks/README.md $(DESTDIR)$(DATADIR)/doc/orientd/hooks.md
 	install -m 644 $(MAN_BUILD)/orientd.8 $(DESTDIR)$(MANDIR)/man8/orientd.8
 	install -m 644 $(MAN_BUILD)/orientd.conf.5 $(DESTDIR)$(MANDIR)/man5/orientd.conf.5
@@ -142,7 +144,7 @@ uninstall:
 	@# The configuration goes only if nobody edited it.
 	if cmp -s systemd/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd.conf; then rm -f $(DESTDIR)$(SYSCONFDIR)/orientd.conf; \
 	elif [ -e $(DESTDIR)$(SYSCONFDIR)/orientd.conf ]; then echo "kept $(DESTDIR)$(SYSCONFDIR)/orientd.conf (edited)" >&2; fi
-	rm -rf $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/doc/orientd
+	rm -rf $(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/doc/orientd $(DESTDIR)$(DATADIR)/orientd
 	-rmdir $(DESTDIR)$(LIBDIR)/orientd 2>/dev/null
 
 check-systemd: release

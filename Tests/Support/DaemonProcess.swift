@@ -12,6 +12,9 @@ public final class DaemonProcess: Sendable {
     private let lines = Mutex<[String]>([])
     private let errorText = Mutex<String>("")
     private let readers = DispatchGroup()
+    /// How many output lines have been checked against the schema (`PrintedLines`).
+    private let checkedLines = Mutex(0)
+    private let name: String
 
     /// `outputToJournal`: standard output looks like the journal to the daemon, as under
     /// systemd: `JOURNAL_STREAM` names the pipe's device and inode (the test still reads
@@ -20,6 +23,7 @@ public final class DaemonProcess: Sendable {
         let process = Process()
         process.executableURL = OrientdProcess.executable
         process.arguments = arguments
+        name = "orientd \(arguments.joined(separator: " "))"
         let out = Pipe()
         var environment = environment
         if outputToJournal {
@@ -56,7 +60,22 @@ public final class DaemonProcess: Sendable {
         }
     }
 
-    public var output: [String] { lines.withLock { $0 } }
+    public var output: [String] {
+        let output = lines.withLock { $0 }
+        checkLines(output)
+        return output
+    }
+
+    /// Checks the lines not checked yet, on the test's own task (so a bad line fails the
+    /// test that is running): whenever the test looks at the output, at the exit, and at
+    /// the end of the test that made the daemon.
+    private func checkLines(_ output: [String]) {
+        let new = checkedLines.withLock { checked -> ArraySlice<String> in
+            defer { checked = max(checked, output.count) }
+            return checked < output.count ? output[checked...] : []
+        }
+        if !new.isEmpty { PrintedLines.check(new, from: name) }
+    }
     public var standardError: String { errorText.withLock { $0 } }
     public var pid: Int32 { process.processIdentifier }
 
@@ -103,6 +122,7 @@ public final class DaemonProcess: Sendable {
             return nil
         }
         readers.wait()
+        checkLines(lines.withLock { $0 })
         return process.terminationStatus
     }
 
@@ -111,6 +131,7 @@ public final class DaemonProcess: Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        checkLines(lines.withLock { $0 })
     }
 }
 
@@ -122,16 +143,19 @@ public func temporarySocketPath() -> String {
 extension ControlClient {
     /// Sends a request and returns its reply line (without the newline); the events a
     /// subscribed client gets before it are passed over.
+    /// Every line is checked against the schema (`PrintedLines`).
     public func request(_ line: String) throws -> String {
         try send(line)
         while let reply = try readLine(timeout: 10) {
             let text = String(decoding: reply.dropLast(), as: UTF8.self)
+            PrintedLines.check([text], from: "the control socket (after '\(line)')")
             if text.hasPrefix(#"{"reply""#) { return text }
         }
         return ""
     }
 
-    /// The lines that arrive within `seconds` (without their newlines).
+    /// The lines that arrive within `seconds` (without their newlines), checked against
+    /// the schema (`PrintedLines`).
     public func lines(for seconds: Double) throws -> [String] {
         var out: [String] = []
         let deadline = Date().addingTimeInterval(seconds)
@@ -144,6 +168,7 @@ extension ControlClient {
                 throw error
             }
         }
+        PrintedLines.check(out, from: "the control socket")
         return out
     }
 

@@ -14,6 +14,11 @@ public struct MissingCounterpart: Sendable {
         self.missing = missing
     }
 
+    /// What is missing, found by the suite's own means (a Python module, say).
+    public init(missing: [String]) {
+        self.missing = missing
+    }
+
     /// Writes the banner to standard error when something is missing, and returns the
     /// skip reason for `.enabled(if:)`; "" when nothing is.
     public func skipReason(suite: String, why: String) -> String {

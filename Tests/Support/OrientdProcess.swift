@@ -45,7 +45,8 @@ public struct OrientdProcess {
     }
 
     /// Runs it to its end; with `timeout`, it is sent SIGTERM after that many seconds (a
-    /// daemon that runs until stopped).
+    /// daemon that runs until stopped). orientd's event and reply lines are checked
+    /// against its schema (`PrintedLines`).
     public static func run(
         _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
         executable: URL = OrientdProcess.executable, prefix: [String] = [], timeout: Double? = nil
@@ -73,10 +74,14 @@ public struct OrientdProcess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while errReader.isExecuting || !errReader.isFinished { usleep(1000) }
-        return Result(
+        let result = Result(
             status: process.terminationStatus,
             stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
+        if executable == OrientdProcess.executable {
+            PrintedLines.check(result.lines, from: "orientd \(arguments.joined(separator: " "))")
+        }
+        return result
     }
 }
 
