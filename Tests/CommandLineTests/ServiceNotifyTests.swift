@@ -58,6 +58,7 @@ struct ServiceNotifyTests {
 
         let ready = all.firstIndex { $0.hasPrefix("READY=1") }
         #expect(ready != nil, "\(all)")
+        #expect(all.filter { $0.hasPrefix("READY=1") }.count == 1, "READY=1 once, without a reload: \(all)")
         #expect(all.first { $0.hasPrefix("READY=1") }?.contains("STATUS=replaying \(recording)") == true)
         #expect(all.contains { $0.hasPrefix("STATUS=") && $0.contains("screen portrait-primary, device portrait, unlocked") })
         let watchdogs = early.filter { $0 == "WATCHDOG=1" }.count

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Re-run every check recorded in NOTES.md (items 1, 2, 3, 6; item 5 is run-iio-sensor-proxy.sh).
+# Re-run every check recorded in NOTES.md (items 1, 2, 3, 6; item 5 is now scripts/compare-iio-sensor-proxy).
 # Needs: umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev pkg-config gcc python3
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
