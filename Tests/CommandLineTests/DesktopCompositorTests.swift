@@ -145,7 +145,7 @@ final class HeadlessDesktop {
 
     let kind: Kind
     let runtime: URL
-    private var processes: [Process] = []
+    private let children = ChildProcesses()
     private(set) var outputs: [String] = []
     var output: String { outputs[0] }
 
@@ -214,9 +214,8 @@ final class HeadlessDesktop {
 
     deinit {
         // SIGKILL: the children inherit the test thread's signal mask (see NestedSway).
-        if let bus = processes.first { killSession(startedBy: bus) }
-        for p in processes.reversed() where p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        for p in processes { p.waitUntilExit() }
+        if let bus = children.processes.first { killSession(startedBy: bus) }
+        children.killAll()
         try? FileManager.default.removeItem(at: runtime)
     }
 
@@ -229,24 +228,21 @@ final class HeadlessDesktop {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = process.standardOutput
-        try process.run()
-        processes.append(process)
+        try children.start(process)
     }
 
     /// 120 s: gnome-shell, drawn by llvmpipe, took more than 30 s to take mutter's names
     /// in the full suite on two cores (CI); alone it takes a few seconds.
     private func waitFor<T>(_ what: String, _ probe: () -> T?) throws -> T {
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline {
-            if let value = probe() { return value }
-            usleep(100_000)
-        }
+        try ChildProcesses.waitFor(what, seconds: 120, evidence: logTails, probe)
+    }
+
+    private func logTails() -> String {
         let logs = ((try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []).filter { $0.hasSuffix(".log") }
-        let tails = logs.map { name in
+        return logs.map { name in
             let text = (try? String(contentsOf: runtime.appendingPathComponent(name), encoding: .utf8)) ?? ""
             return "\(name): \(text.split(separator: "\n").suffix(5).joined(separator: "\n"))"
-        }
-        throw Failure(description: "timed out waiting for \(what); \(tails.joined(separator: "\n"))")
+        }.joined(separator: "\n")
     }
 
     private func run(_ arguments: [String]) throws -> String {

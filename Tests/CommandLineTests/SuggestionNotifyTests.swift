@@ -109,7 +109,7 @@ final class NotificationSession {
     let runtime: URL
     /// sway's runtime directory, which `nobody` owns.
     let display: URL
-    private var processes: [Process] = []
+    private let children = ChildProcesses()
 
     var environment: [String: String] {
         let orientd = OrientdProcess.executable.deletingLastPathComponent().path
@@ -152,9 +152,7 @@ final class NotificationSession {
     }
 
     deinit {
-        // SIGKILL: the children inherit the test thread's signal mask (see NestedSway).
-        for p in processes.reversed() where p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        for p in processes { p.waitUntilExit() }
+        children.killAll()
         try? FileManager.default.removeItem(at: runtime.deletingLastPathComponent())
     }
 
@@ -175,18 +173,15 @@ final class NotificationSession {
         process.environment = environment
         process.standardOutput = try FileHandle(forWritingTo: log(name))
         process.standardError = process.standardOutput
-        try process.run()
-        processes.append(process)
+        try children.start(process)
     }
 
     func waitFor<T>(_ what: String, seconds: Double, _ probe: () throws -> T?) throws -> T {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let value = try? probe() { return value }
-            usleep(100_000)
-        }
-        let logs = ["sway", "dbus", "mako", "pipeline"].map { "\($0): \(logText($0).suffix(600))" }
-        throw Failure(description: "timed out waiting for \(what); \(logs.joined(separator: "\n"))")
+        try ChildProcesses.waitFor(
+            what, seconds: seconds,
+            evidence: {
+                ["sway", "dbus", "mako", "pipeline"].map { "\($0): \(self.logText($0).suffix(600))" }.joined(separator: "\n")
+            }, probe)
     }
 
     @discardableResult

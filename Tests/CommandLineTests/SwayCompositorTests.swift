@@ -178,7 +178,7 @@ final class NestedSway {
     }()
 
     let runtime: URL
-    private var processes: [Process] = []
+    private let children = ChildProcesses()
     /// The inner sway's IPC socket, its output and that output's size.
     private(set) var innerSocket = ""
     private(set) var output = ""
@@ -230,10 +230,7 @@ final class NestedSway {
     }
 
     deinit {
-        // SIGKILL, not terminate(): the children inherit the test thread's signal mask,
-        // which blocks SIGTERM, and sway does not unblock it (measured: a hang here).
-        for p in processes where p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        for p in processes { p.waitUntilExit() }
+        children.killAll()
         try? FileManager.default.removeItem(at: runtime)
     }
 
@@ -260,8 +257,7 @@ final class NestedSway {
             arguments, environment.merging(["WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"]) { $1 })
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        processes.append(process)
+        try children.start(process)
         return process
     }
 
@@ -277,12 +273,7 @@ final class NestedSway {
     }
 
     private func waitFor<T>(_ what: String, _ probe: () -> T?) throws -> T {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let value = probe() { return value }
-            usleep(50_000)
-        }
-        throw NestedSwayError(message: "timed out waiting for \(what) in \(runtime.path)")
+        try ChildProcesses.waitFor(what, seconds: 10, every: 0.05, evidence: { "in \(runtime.path)" }, probe)
     }
 
     struct NestedSwayError: Error, CustomStringConvertible {

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The programs a test starts for its counterpart (a compositor, a bus, a notification
+/// daemon) and must not outlive it: started here, and all killed and reaped by `killAll`
+/// (SIGKILL, newest first: they inherit the test thread's signal mask, which blocks
+/// SIGTERM, and sway does not unblock it; measured: a hang).
+public final class ChildProcesses {
+    public private(set) var processes: [Process] = []
+
+    public init() {}
+
+    /// Runs `process` and keeps it to be killed.
+    public func start(_ process: Process) throws {
+        try process.run()
+        processes.append(process)
+    }
+
+    public func killAll() {
+        for p in processes.reversed() where p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        for p in processes { p.waitUntilExit() }
+        processes = []
+    }
+
+    deinit { killAll() }
+
+    /// Polls `probe` until it gives a value; after `seconds`, throws a failure naming
+    /// `what`, with what `evidence` says (the programs' logs) to show why.
+    public static func waitFor<T>(
+        _ what: String, seconds: Double, every interval: Double = 0.1, evidence: () -> String = { "" }, _ probe: () throws -> T?
+    ) throws -> T {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let value = try? probe() { return value }
+            usleep(useconds_t(interval * 1e6))
+        }
+        throw TimedOut(description: "timed out waiting for \(what); \(evidence())")
+    }
+
+    public struct TimedOut: Error, CustomStringConvertible {
+        public var description: String
+    }
+}
