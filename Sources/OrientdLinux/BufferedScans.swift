@@ -1,5 +1,6 @@
 import CIIO
 import OrientdCore
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +13,8 @@ final class BufferedScans {
     let device: IIODevice
     let buffer: IIOBuffer
     let decoder: AccelerometerScanDecoder
-    let descriptor: Int32
+    /// libiio's poll descriptor for the buffer: libiio owns it (never closed here).
+    let descriptor: FileDescriptor
     /// Scans the kernel buffer holds, and so the most one `read` takes.
     let blocks: Int
 

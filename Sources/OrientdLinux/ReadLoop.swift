@@ -124,13 +124,14 @@ struct ReadLoop {
 
     /// Waits in poll(2) until the stop signal, the udev monitor, the reading gate or
     /// `data` is ready, or `milliseconds` pass (-1: no limit). The one place that builds
-    /// the descriptors; a tuple rather than an array, as this runs for every sample.
-    func wait(milliseconds: Int32, data: Int32? = nil) -> Wake {
+    /// the descriptors; a tuple rather than an array, as this runs for every sample (and so
+    /// not `PollSet`, which builds arrays for each wait).
+    func wait(milliseconds: Int32, data: FileDescriptor? = nil) -> Wake {
         var fds = (
             pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: monitor?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
             pollfd(fd: gate.doorbell.descriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: data ?? -1, events: Int16(POLLIN), revents: 0)
+            pollfd(fd: data?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
         )
         let count: nfds_t = data == nil ? 3 : 4
         let ready = withUnsafeMutableBytes(of: &fds) { bytes in

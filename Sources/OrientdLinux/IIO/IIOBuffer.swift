@@ -1,4 +1,5 @@
 import CIIO
+import SystemPackage
 
 /// A kernel buffer of scans, created after the channels are enabled.
 ///
@@ -24,12 +25,14 @@ public final class IIOBuffer {
 
     deinit { iio_buffer_destroy(pointer) }
 
-    /// A file descriptor that polls readable when a refill would not block.
-    public var pollDescriptor: Int32 {
+    /// A file descriptor that polls readable when a refill would not block. libiio owns
+    /// it and closes it with the buffer: callers poll it, never close it, and stop using it
+    /// once the buffer is gone.
+    public var pollDescriptor: FileDescriptor {
         get throws(IIOError) {
             let fd = iio_buffer_get_poll_fd(pointer)
             if fd < 0 { throw IIOError("getting the poll descriptor of", device.id, returned: Int(fd)) }
-            return fd
+            return FileDescriptor(rawValue: fd)
         }
     }
 

@@ -1,5 +1,6 @@
 import CUdev
 import OrientdIO
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -94,14 +95,15 @@ public final class UdevMonitor {
 
     deinit { udev_monitor_unref(pointer) }
 
-    /// Readable when an event waits; poll it with other descriptors.
-    public var descriptor: Int32 { udev_monitor_get_fd(pointer) }
+    /// Readable when an event waits; poll it with other descriptors. libudev owns it and
+    /// closes it with the monitor: never closed here.
+    public var descriptor: FileDescriptor { FileDescriptor(rawValue: udev_monitor_get_fd(pointer)) }
 
     /// The next event if one is waiting, else nil, without blocking: the descriptor is
     /// polled first, since not every netlink socket behind libudev is non-blocking
     /// (umockdev's emulation is not).
     public func receive() -> Event? {
-        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        var ready = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
         guard poll(&ready, 1, 0) > 0, ready.revents & Int16(POLLIN) != 0 else { return nil }
         guard let device = udev_monitor_receive_device(pointer) else { return nil }
         defer { udev_device_unref(device) }
