@@ -8,7 +8,7 @@ import SystemPackage
 public final class ControlClient {
     public let path: String
     /// The connected socket, for callers that poll many clients at once.
-    public let descriptor: Int32
+    public let descriptor: FileDescriptor
     private var buffered: [UInt8] = []
 
     public init(path: String) throws(OrientdClientError) {
@@ -20,7 +20,7 @@ public final class ControlClient {
         }
     }
 
-    deinit { close(descriptor) }
+    deinit { try? descriptor.close() }
 
     public func send(_ request: String) throws(Errno) {
         try send(bytes: Array((request + "\n").utf8))
@@ -30,18 +30,16 @@ public final class ControlClient {
     public func send(bytes: [UInt8]) throws(Errno) {
         var sent = 0
         while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Errno(rawValue: errno)
+            let result = bytes[sent...].withUnsafeBytes { chunk in
+                Result { () throws(Errno) in try descriptor.send(chunk, flags: Int32(MSG_NOSIGNAL)) }
             }
-            sent += n
+            sent += try result.get()
         }
     }
 
     /// Says "no more requests" (the reading side stays open for replies).
     public func shutdownWrite() {
-        shutdown(descriptor, Int32(SHUT_WR))
+        try? descriptor.shutdown(.write)
     }
 
     /// The next line, newline included; nil at end of file. `timeout` in seconds, nil
@@ -49,7 +47,7 @@ public final class ControlClient {
     public func readLine(timeout: Double? = nil) throws(Errno) -> [UInt8]? {
         while true {
             if let line = takeLine() { return line }
-            var p = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            var p = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
             let r = poll(&p, 1, timeout.map { Int32($0 * 1000) } ?? -1)
             if r < 0 {
                 if errno == EINTR { continue }
@@ -69,7 +67,7 @@ public final class ControlClient {
     /// given as it is).
     public func availableLines() throws(Errno) -> [[UInt8]]? {
         var open = true
-        var p = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        var p = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
         if poll(&p, 1, 0) > 0 { open = try receive() }
         var lines: [[UInt8]] = []
         while let line = takeLine() { lines.append(line) }
@@ -91,14 +89,14 @@ public final class ControlClient {
     /// One read into the buffer; false at end of file.
     private func receive() throws(Errno) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = recv(descriptor, &chunk, chunk.count, 0)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Errno(rawValue: errno)
-            }
-            buffered += chunk[0..<n]
-            return n > 0
+        let n: Int
+        do {
+            n = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+        } catch {
+            // swift-system's read throws only Errno.
+            throw error as? Errno ?? .ioError
         }
+        buffered += chunk[0..<n]
+        return n > 0
     }
 }

@@ -187,7 +187,7 @@ final class ControlSession: Sendable {
     private enum Step {
         case stop
         case wait(seconds: Double)
-        case read(descriptor: Int32, seconds: Double?)
+        case read(descriptor: FileDescriptor, seconds: Double?)
         case end([Subscriber], OrientdClientError)
     }
 
@@ -201,8 +201,8 @@ final class ControlSession: Sendable {
                 doorbell.drain()
             case .read(let descriptor, let seconds):
                 var fds = [
-                    pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: doorbell.descriptor, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: doorbell.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
                 ]
                 _ = poll(&fds, 2, seconds.map { Int32(($0 * 1000).rounded(.up)) } ?? -1)
                 if fds[1].revents != 0 { doorbell.drain() }

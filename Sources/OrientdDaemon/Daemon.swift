@@ -69,7 +69,7 @@ public final class Daemon {
         self.streams = streams
         subscribers = Subscribers(
             standard: Endpoint(
-                name: "standard input", origin: "stdin", read: streams.input, write: 1, isSocket: false,
+                name: "standard input", origin: "stdin", read: streams.input, write: .standardOutput, isSocket: false,
                 blockingWrites: streams.blockingOutput, policy: configuration.standardOutputPolicy, subscribed: true),
             maximumClients: configuration.maximumClients, diagnostics: diagnostics,
             currentState: { shared.withService { ($0.pipeline.lastTime, $0.pipeline.current) } })
@@ -110,8 +110,8 @@ public final class Daemon {
 
     private func waitAndServe() {
         var watched = PollSet<Slot>()
-        func watch(_ fd: Int32, _ events: PollEvents, _ slot: Slot) {
-            watched.watch(FileDescriptor(rawValue: fd), for: events, as: slot)
+        func watch(_ fd: FileDescriptor, _ events: PollEvents, _ slot: Slot) {
+            watched.watch(fd, for: events, as: slot)
         }
         let output = subscribers.standard
         let holdingBack = output.policy == .backpressure && output.output.count >= OutboundBuffer.defaultLimit
@@ -123,7 +123,9 @@ public final class Daemon {
         // A pipe's write end reports POLLERR when its reader closes it: watched even with
         // nothing to write, so a run whose consumer left stops at once (and the sensor with
         // it) instead of at its next event.
-        if !output.blockingWrites && !output.isClosed { watch(1, output.wantsWriteReadiness ? .writable : [], .standardOutput) }
+        if !output.blockingWrites && !output.isClosed {
+            watch(output.writeDescriptor, output.wantsWriteReadiness ? .writable : [], .standardOutput)
+        }
         for client in subscribers.clients {
             if ready, let fd = client.readDescriptor { watch(fd, .readable, .clientRead(client)) }
             if client.wantsWriteReadiness {
@@ -327,7 +329,7 @@ public final class Daemon {
         } else {
             while !hooks.isIdle {
                 var running = PollSet<Void>()
-                for fd in hooks.descriptors { running.watch(FileDescriptor(rawValue: fd), for: .readable, as: ()) }
+                for fd in hooks.descriptors { running.watch(fd, for: .readable, as: ()) }
                 _ = try? running.wait(timeout: (hooks.deadline ?? Pacer.monotonicNow()) - Pacer.monotonicNow())
                 reportHooks()
             }

@@ -25,8 +25,8 @@ final class Endpoint {
     let name: String
     /// Named in `lock` events: "stdin" or "socket".
     let origin: String
-    var readDescriptor: Int32?
-    let writeDescriptor: Int32
+    var readDescriptor: FileDescriptor?
+    let writeDescriptor: FileDescriptor
     let isSocket: Bool
     /// A terminal or a regular file: written with blocking writes (setting O_NONBLOCK on
     /// a terminal would leave the user's shell with a non-blocking terminal).
@@ -58,7 +58,7 @@ final class Endpoint {
     }
 
     init(
-        name: String, origin: String, read: Int32?, write: Int32, isSocket: Bool, blockingWrites: Bool,
+        name: String, origin: String, read: FileDescriptor?, write: FileDescriptor, isSocket: Bool, blockingWrites: Bool,
         policy: OverflowPolicy, subscribed: Bool
     ) {
         self.name = name
@@ -86,18 +86,21 @@ final class Endpoint {
         while !output.isEmpty, result == .ok {
             var wouldBlock = false
             output.drain { bytes in
-                let n =
-                    isSocket
-                    ? send(writeDescriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                    : write(writeDescriptor, bytes.baseAddress, bytes.count)
-                if n >= 0 { return n }
-                switch errno {
-                case EINTR: break
-                case EAGAIN: wouldBlock = true
-                case EPIPE, ECONNRESET: result = .gone
-                default: result = .failed(Errno(rawValue: errno))
+                do {
+                    // Not retried here on EINTR: the loop around tries again.
+                    return
+                        isSocket
+                        ? try writeDescriptor.send(bytes, flags: Int32(MSG_NOSIGNAL | MSG_DONTWAIT), retryOnInterrupt: false)
+                        : try writeDescriptor.write(bytes, retryOnInterrupt: false)
+                } catch {
+                    switch error as? Errno ?? .ioError {
+                    case .interrupted: break
+                    case .resourceTemporarilyUnavailable: wouldBlock = true
+                    case .brokenPipe, .connectionReset: result = .gone
+                    case let other: result = .failed(other)
+                    }
+                    return 0
                 }
-                return 0
             }
             if wouldBlock { break }
         }
@@ -108,10 +111,17 @@ final class Endpoint {
     func receive() -> [UInt8]? {
         guard let fd = readDescriptor else { return [] }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = isSocket ? recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)) : read(fd, &buffer, buffer.count)
-        if n > 0 { return Array(buffer[0..<n]) }
-        if n < 0 && (errno == EAGAIN || errno == EINTR) { return [] }
-        return nil
+        do {
+            let n = try buffer.withUnsafeMutableBytes { bytes in
+                isSocket
+                    ? try fd.receive(into: bytes, flags: Int32(MSG_DONTWAIT), retryOnInterrupt: false)
+                    : try fd.read(into: bytes, retryOnInterrupt: false)
+            }
+            return n > 0 ? Array(buffer[0..<n]) : nil
+        } catch {
+            let code = error as? Errno ?? .ioError
+            return code == .resourceTemporarilyUnavailable || code == .interrupted ? [] : nil
+        }
     }
 
     var wantsWriteReadiness: Bool { !output.isEmpty && !blockingWrites }
@@ -140,10 +150,12 @@ final class Endpoint {
             // Closing a Unix socket with unread requests in it makes the peer's next read
             // fail with ECONNRESET, and the reply that says why it was closed is lost:
             // discard what is waiting first, so the peer reads the reply, then end of file.
-            shutdown(writeDescriptor, Int32(SHUT_WR))
+            try? writeDescriptor.shutdown(.write)
             var scratch = [UInt8](repeating: 0, count: 4096)
-            while recv(writeDescriptor, &scratch, scratch.count, Int32(MSG_DONTWAIT)) > 0 {}
-            close(writeDescriptor)
+            while scratch.withUnsafeMutableBytes({ bytes in
+                (try? writeDescriptor.receive(into: bytes, flags: Int32(MSG_DONTWAIT), retryOnInterrupt: false)) ?? 0
+            }) > 0 {}
+            try? writeDescriptor.close()
         }
         readDescriptor = nil
     }

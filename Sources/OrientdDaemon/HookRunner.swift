@@ -38,7 +38,7 @@ final class HookRunner {
     var isIdle: Bool { batch == nil && waiting == nil }
 
     /// The pidfds to poll for readability.
-    var descriptors: [Int32] { batch?.running.map(\.child.descriptor) ?? [] }
+    var descriptors: [FileDescriptor] { batch?.running.map(\.child.descriptor) ?? [] }
 
     /// When the running batch times out.
     var deadline: Double? { batch.map { $0.started + timeout } }

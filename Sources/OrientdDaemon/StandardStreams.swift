@@ -1,6 +1,7 @@
 import Glibc
 import OrientdCore
 import OrientdIO
+import SystemPackage
 
 /// Standard input and output as the daemon's loop needs them, and put back as they were.
 ///
@@ -11,31 +12,31 @@ import OrientdIO
 /// `restore()` clears exactly what was set here, whatever happened to the streams since.
 struct StandardStreams {
     /// Standard input, when commands are read from it and it can give any.
-    let input: Int32?
+    let input: FileDescriptor?
     /// Writes to standard output block (a terminal or a regular file).
     let blockingOutput: Bool
     /// Whether standard output is a consumer of the events (`ReadingDemand`).
     let output: ReadingDemand.StandardOutput
     /// The descriptors this made non-blocking.
-    private let madeNonBlocking: [Int32]
+    private let madeNonBlocking: [FileDescriptor]
 
     init(readingCommands: Bool) {
         var info = stat()
-        let outputOpen = fstat(1, &info) == 0
+        let outputOpen = fstat(FileDescriptor.standardOutput.rawValue, &info) == 0
         let type = info.st_mode & S_IFMT
         blockingOutput = !(type == S_IFIFO || type == S_IFSOCK)
         output = Self.kind(ofOutput: outputOpen ? info : nil)
-        var input: Int32? = readingCommands ? 0 : nil
-        if input != nil {
+        var input: FileDescriptor? = readingCommands ? .standardInput : nil
+        if let fd = input?.rawValue {
             var inInfo = stat()
             // Nothing to read from /dev/null (systemd's default) or a closed descriptor.
-            if fstat(0, &inInfo) != 0 || (inInfo.st_mode & S_IFMT) == S_IFCHR && isatty(0) == 0 { input = nil }
+            if fstat(fd, &inInfo) != 0 || (inInfo.st_mode & S_IFMT) == S_IFCHR && isatty(fd) == 0 { input = nil }
         }
         self.input = input
-        var changed: [Int32] = []
-        for fd in [blockingOutput ? nil : 1, input].compactMap({ $0 }) {
-            let flags = fcntl(fd, F_GETFL)
-            if flags >= 0, flags & O_NONBLOCK == 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 { changed.append(fd) }
+        var changed: [FileDescriptor] = []
+        for fd in [blockingOutput ? nil : .standardOutput, input].compactMap({ $0 }) {
+            let flags = fcntl(fd.rawValue, F_GETFL)
+            if flags >= 0, flags & O_NONBLOCK == 0, fcntl(fd.rawValue, F_SETFL, flags | O_NONBLOCK) == 0 { changed.append(fd) }
         }
         madeNonBlocking = changed
     }
@@ -59,8 +60,8 @@ struct StandardStreams {
     /// Clears O_NONBLOCK where `init` set it.
     func restore() {
         for fd in madeNonBlocking {
-            let flags = fcntl(fd, F_GETFL)
-            if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+            let flags = fcntl(fd.rawValue, F_GETFL)
+            if flags >= 0 { _ = fcntl(fd.rawValue, F_SETFL, flags & ~O_NONBLOCK) }
         }
     }
 }

@@ -127,13 +127,14 @@ final class Subscribers {
         while Pacer.monotonicNow() < giveUp {
             let pending = ([standard] + clients).filter { !$0.isClosed && !$0.output.isEmpty && !$0.blockingWrites }
             if pending.isEmpty { break }
-            var fds = pending.map { pollfd(fd: $0.writeDescriptor, events: Int16(POLLOUT), revents: 0) }
+            var fds = pending.map { pollfd(fd: $0.writeDescriptor.rawValue, events: Int16(POLLOUT), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), 50)
             pending.forEach { flush($0) }
         }
         if standard.policy == .backpressure && !standard.isClosed && !standard.output.isEmpty {
             // Every event of a replay reaches its reader, however slow.
-            _ = fcntl(1, F_SETFL, fcntl(1, F_GETFL) & ~O_NONBLOCK)
+            let fd = standard.writeDescriptor.rawValue
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
             flush(standard)
         }
         clients.forEach { $0.closeDescriptors() }

@@ -28,35 +28,35 @@ public enum UnixSocket {
         return address
     }
 
-    static func newSocket() throws(Failure) -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "cannot create a socket: \(Errno(rawValue: errno))") }
-        return fd
+    static func newSocket() throws(Failure) -> FileDescriptor {
+        do {
+            return try FileDescriptor.socket(domain: AF_UNIX, type: Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+        } catch {
+            throw Failure(description: "cannot create a socket: \(error)")
+        }
     }
 
     /// Connects to `path`; the descriptor is blocking.
-    public static func connect(to path: String) throws(Failure) -> Int32 {
+    public static func connect(to path: String) throws(Failure) -> FileDescriptor {
         var address = try address(path)
         let fd = try newSocket()
         let r = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                Glibc.connect(fd.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         guard r == 0 else {
-            let code = errno
-            close(fd)
-            return try { () throws(Failure) -> Int32 in
-                throw Failure(description: "cannot connect to \(path): \(Errno(rawValue: code))", code: Errno(rawValue: code))
-            }()
+            let code = Errno(rawValue: errno)
+            try? fd.close()
+            throw Failure(description: "cannot connect to \(path): \(code)", code: code)
         }
         return fd
     }
 
-    static func bind(_ fd: Int32, _ address: inout sockaddr_un) -> Int32 {
+    static func bind(_ fd: FileDescriptor, _ address: inout sockaddr_un) -> Int32 {
         withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                Glibc.bind(fd.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
     }
@@ -67,7 +67,7 @@ public enum UnixSocket {
 /// could connect), then opened to `mode` and `group`. A socket file left by a crashed run
 /// is replaced; a live daemon on the same path, or a file that is not a socket, is not.
 public final class UnixListener {
-    public let descriptor: Int32
+    public let descriptor: FileDescriptor
     public let path: String
     private let inode: ino_t
 
@@ -75,7 +75,7 @@ public final class UnixListener {
         var address = try UnixSocket.address(path)
         let fd = try UnixSocket.newSocket()
         func fail(_ message: String) -> UnixSocket.Failure {
-            close(fd)
+            try? fd.close()
             return UnixSocket.Failure(description: message)
         }
         let oldMask = umask(0o177)
@@ -87,7 +87,7 @@ public final class UnixListener {
                 throw fail("\(path) exists and is not a socket; not replacing it (choose another --socket path)")
             }
             if let live = try? UnixSocket.connect(to: path) {
-                close(live)
+                try? live.close()
                 umask(oldMask)
                 throw fail("another orientd is already listening on \(path) (orientd ctl --socket \(path) status)")
             }
@@ -116,12 +116,12 @@ public final class UnixListener {
             unlink(path)
             throw fail("cannot set the mode of \(path): \(e)")
         }
-        guard listen(fd, 128) == 0 else {
+        guard listen(fd.rawValue, 128) == 0 else {
             let e = Errno(rawValue: errno)
             unlink(path)
             throw fail("cannot listen on \(path): \(e)")
         }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd.rawValue, F_SETFL, fcntl(fd.rawValue, F_GETFL) | O_NONBLOCK)
         var info = stat()
         stat(path, &info)
         descriptor = fd
@@ -132,16 +132,15 @@ public final class UnixListener {
     /// A waiting connection, non-blocking and close-on-exec; nil when none is waiting.
     /// (accept4 is not exported to Swift; the flags are set right after, which is safe
     /// because the same thread is the only one that starts hooks.)
-    public func accept() -> Int32? {
-        let fd = Glibc.accept(descriptor, nil, nil)
-        guard fd >= 0 else { return nil }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    public func accept() -> FileDescriptor? {
+        guard let fd = try? descriptor.accept(retryOnInterrupt: false) else { return nil }
+        _ = fcntl(fd.rawValue, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd.rawValue, F_SETFL, fcntl(fd.rawValue, F_GETFL) | O_NONBLOCK)
         return fd
     }
 
     deinit {
-        close(descriptor)
+        try? descriptor.close()
         // Remove the socket file only if it is still ours (not one a newer run made).
         var info = stat()
         if stat(path, &info) == 0 && info.st_ino == inode { unlink(path) }

@@ -128,9 +128,9 @@ struct ReadLoop {
     /// not `PollSet`, which builds arrays for each wait).
     func wait(milliseconds: Int32, data: FileDescriptor? = nil) -> Wake {
         var fds = (
-            pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stop.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: monitor?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: gate.doorbell.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: gate.doorbell.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: data?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
         )
         let count: nfds_t = data == nil ? 3 : 4

@@ -140,7 +140,7 @@ struct ControlChannelTests {
         }
         let stop = Atomic<Bool>(false)
         let digests = Mutex<[Digest]>(Array(repeating: Digest(), count: readers.count))
-        let fds = readers.map(\.descriptor)
+        let fds = readers.map(\.descriptor.rawValue)
         let readerThread = Thread {
             var chunk = [UInt8](repeating: 0, count: 65536)
             var local = Array(repeating: Digest(), count: fds.count)

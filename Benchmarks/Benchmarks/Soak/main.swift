@@ -139,12 +139,12 @@ var trend: [Int] = []
 var heap: [Int] = []
 var lastCommand = started
 while !openReaders.isEmpty {
-    var fds = openReaders.map { pollfd(fd: readers[$0].descriptor, events: Int16(POLLIN), revents: 0) }
+    var fds = openReaders.map { pollfd(fd: readers[$0].descriptor.rawValue, events: Int16(POLLIN), revents: 0) }
     let indices = Array(openReaders)
     _ = poll(&fds, nfds_t(fds.count), 100)
     for (k, p) in fds.enumerated() where p.revents != 0 {
         let i = indices[k]
-        let n = recv(readers[i].descriptor, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+        let n = recv(readers[i].descriptor.rawValue, &chunk, chunk.count, Int32(MSG_DONTWAIT))
         if n == 0 { openReaders.remove(i) }
         guard n > 0 else { continue }
         // Whole lines are counted, the unfinished tail kept (no slice is held while the

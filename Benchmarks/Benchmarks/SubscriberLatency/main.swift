@@ -118,7 +118,7 @@ for client in clients {
 usleep(200_000)
 // Drain the current-state lines.
 var buffer = [UInt8](repeating: 0, count: 65536)
-for client in clients { while recv(client.descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT)) > 0 {} }
+for client in clients { while recv(client.descriptor.rawValue, &buffer, buffer.count, Int32(MSG_DONTWAIT)) > 0 {} }
 
 var latencies: [Double] = []
 for _ in 0..<rounds {
@@ -128,14 +128,14 @@ for _ in 0..<rounds {
     var last: UInt64 = 0
     while !waiting.isEmpty {
         let indices = Array(waiting)
-        var fds = indices.map { pollfd(fd: clients[$0].descriptor, events: Int16(POLLIN), revents: 0) }
+        var fds = indices.map { pollfd(fd: clients[$0].descriptor.rawValue, events: Int16(POLLIN), revents: 0) }
         guard poll(&fds, nfds_t(fds.count), 5000) > 0 else {
             say("timed out waiting for \(waiting.count) subscriber(s)")
             exit(1)
         }
         let arrival = now()
         for (k, p) in fds.enumerated() where p.revents != 0 {
-            let n = recv(clients[indices[k]].descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            let n = recv(clients[indices[k]].descriptor.rawValue, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if n > 0, buffer[0..<n].contains(UInt8(ascii: "\n")) {
                 waiting.remove(indices[k])
                 last = arrival

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import OrientdIO
 import SystemPackage
 
 /// A child process: started with posix_spawnp (no shell), watched through a pidfd that
@@ -11,7 +12,7 @@ import SystemPackage
 public final class ChildProcess {
     public let pid: pid_t
     /// Readable when the process has exited.
-    public let descriptor: Int32
+    public let descriptor: FileDescriptor
     public private(set) var status: Int32?
     public let role: Role
 
@@ -28,7 +29,7 @@ public final class ChildProcess {
         /// A tool run for its output (`orientd doctor` asking systemctl): standard input
         /// from /dev/null, standard output and error to `output` (a pipe's end the caller
         /// reads), so what it says reaches the caller's message, not the terminal.
-        case tool(output: Int32)
+        case tool(output: FileDescriptor)
     }
 
     public init(arguments: [String], environment: [(name: String, value: String)], role: Role = .hook) throws(Errno) {
@@ -42,8 +43,8 @@ public final class ChildProcess {
             posix_spawn_file_actions_adddup2(&actions, 2, 1)
         case .tool(let output):
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_adddup2(&actions, output, 2)
+            posix_spawn_file_actions_adddup2(&actions, output.rawValue, 1)
+            posix_spawn_file_actions_adddup2(&actions, output.rawValue, 2)
         case .foreground:
             break
         }
@@ -87,17 +88,18 @@ public final class ChildProcess {
         guard r == 0 else { throw Errno(rawValue: r) }
         pid = child
         self.role = role
-        let fd = pidfd_open(child, 0)
-        guard fd >= 0 else {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.processDescriptor(for: child)
+        } catch {
             // Without a pidfd (a kernel before 5.3) the process cannot be watched; end it
             // rather than leave it unreaped.
-            let e = Errno(rawValue: errno)
             Glibc.kill(child, SIGKILL)
             var s: Int32 = 0
             waitpid(child, &s, 0)
-            throw e
+            throw error
         }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd.rawValue, F_SETFD, FD_CLOEXEC)
         descriptor = fd
     }
 
@@ -125,7 +127,7 @@ public final class ChildProcess {
             var s: Int32 = 0
             waitpid(pid, &s, 0)
         }
-        close(descriptor)
+        try? descriptor.close()
     }
 }
 

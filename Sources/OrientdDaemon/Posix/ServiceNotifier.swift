@@ -8,7 +8,8 @@ import SystemPackage
 ///
 /// Without NOTIFY_SOCKET (not started by systemd) every call does nothing.
 public final class ServiceNotifier {
-    private let descriptor: Int32
+    /// nil when there is no manager to tell (or no socket could be made).
+    private let descriptor: FileDescriptor?
     private var address = sockaddr_un()
     private var addressLength: socklen_t = 0
     /// Half of WATCHDOG_USEC, as sd_watchdog_enabled(3) advises; nil when not asked for.
@@ -28,7 +29,7 @@ public final class ServiceNotifier {
         guard let path = environment("NOTIFY_SOCKET"), !path.isEmpty,
             path.utf8.count < MemoryLayout.size(ofValue: address.sun_path)
         else {
-            descriptor = -1
+            descriptor = nil
             return
         }
         address.sun_family = sa_family_t(AF_UNIX)
@@ -36,19 +37,21 @@ public final class ServiceNotifier {
         if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }  // the abstract namespace
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         addressLength = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        descriptor = try? FileDescriptor.socket(domain: AF_UNIX, type: Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
     }
 
-    public var isActive: Bool { descriptor >= 0 }
+    public var isActive: Bool { descriptor != nil }
 
     /// Sends `KEY=value` lines; failures are ignored, as sd_notify's callers do: the
     /// service must not stop because its manager cannot be told something.
     public func send(_ lines: String...) {
-        guard descriptor >= 0 else { return }
+        guard let descriptor else { return }
         let message = Array(lines.joined(separator: "\n").utf8)
         _ = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
-                message.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), target, addressLength) }
+                message.withUnsafeBytes { bytes in
+                    try? descriptor.send(bytes, to: target, length: addressLength, flags: Int32(MSG_NOSIGNAL), retryOnInterrupt: false)
+                }
             }
         }
     }
@@ -59,6 +62,6 @@ public final class ServiceNotifier {
     public func stopping(status: String) { send("STOPPING=1", "STATUS=\(status)") }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        try? descriptor?.close()
     }
 }

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import OrientdIO
 import SystemPackage
 
 /// Signals as readable data: the daemon blocks them and reads them from a signalfd in its
@@ -10,10 +11,8 @@ import SystemPackage
 /// the mask, and a signal delivered to a thread that does not block it would take its
 /// default action (for SIGTERM, death without cleanup).
 public struct SignalDescriptor: ~Copyable {
-    public let file: FileDescriptor
+    public let descriptor: FileDescriptor
     public let signals: [Int32]
-
-    public var descriptor: Int32 { file.rawValue }
 
     public static func block(_ signals: [Int32]) -> sigset_t {
         var set = sigset_t()
@@ -26,9 +25,7 @@ public struct SignalDescriptor: ~Copyable {
     /// Blocks `signals` in this thread and opens a descriptor that reads them.
     public init(_ signals: [Int32]) throws(Errno) {
         var set = Self.block(signals)
-        let fd = signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
-        guard fd >= 0 else { throw Errno(rawValue: errno) }
-        file = FileDescriptor(rawValue: fd)
+        descriptor = try FileDescriptor.signalDescriptor(for: &set, flags: Int32(SFD_CLOEXEC | SFD_NONBLOCK))
         self.signals = signals
     }
 
@@ -37,11 +34,11 @@ public struct SignalDescriptor: ~Copyable {
         var out: [Int32] = []
         var info = signalfd_siginfo()
         // Until EAGAIN: the descriptor is non-blocking and holds whole records only.
-        while (try? withUnsafeMutableBytes(of: &info) { try file.read(into: $0) }) == MemoryLayout<signalfd_siginfo>.size {
+        while (try? withUnsafeMutableBytes(of: &info) { try descriptor.read(into: $0) }) == MemoryLayout<signalfd_siginfo>.size {
             out.append(Int32(info.ssi_signo))
         }
         return out
     }
 
-    deinit { try? file.close() }
+    deinit { try? descriptor.close() }
 }

@@ -14,21 +14,19 @@ import SystemPackage
 /// thread that does it). Only the descriptor is shared, and eventfd's reads and writes
 /// are atomic; the flag is an atomic: that is what makes it Sendable.
 public final class WakeUp: Sendable {
-    public let descriptor: Int32
+    public let descriptor: FileDescriptor
     private let signalled = Atomic<Bool>(false)
 
     /// Throws when no eventfd can be made (out of descriptors): a thread that could not
     /// be woken could never be stopped, so there is no use starting it.
     public init() throws(Errno) {
-        let fd = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        guard fd >= 0 else { throw Errno(rawValue: errno) }
-        descriptor = fd
+        descriptor = try FileDescriptor.eventDescriptor(flags: Int32(EFD_CLOEXEC | EFD_NONBLOCK))
     }
 
     public func signal() {
         signalled.store(true, ordering: .releasing)
-        var one: UInt64 = 1
-        _ = write(descriptor, &one, 8)
+        let one: UInt64 = 1
+        _ = try? withUnsafeBytes(of: one) { try descriptor.write($0) }
     }
 
     /// Whether `signal()` was ever called, without a system call.
@@ -37,7 +35,7 @@ public final class WakeUp: Sendable {
     /// Waits up to `seconds` (0: just looks) for a signal; true when there is one.
     public func wait(seconds: Double) -> Bool {
         if isSignalled && seconds <= 0 { return true }
-        var p = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        var p = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
         let timeout = seconds <= 0 ? 0 : Int32(min(seconds * 1000, 1e9).rounded(.up))
         while true {
             let r = poll(&p, 1, timeout)
@@ -49,8 +47,8 @@ public final class WakeUp: Sendable {
     /// Clears the pending wake-ups (the doorbell's use).
     public func drain() {
         var count: UInt64 = 0
-        _ = read(descriptor, &count, 8)
+        _ = try? withUnsafeMutableBytes(of: &count) { try descriptor.read(into: $0) }
     }
 
-    deinit { close(descriptor) }
+    deinit { try? descriptor.close() }
 }

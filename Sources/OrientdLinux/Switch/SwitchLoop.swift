@@ -39,7 +39,7 @@ struct SwitchLoop {
         while true {
             let watched = Array(open.keys)
             var fds = [
-                pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stop.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: monitor?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
             ]
             fds += watched.map { pollfd(fd: open[$0]!.device.descriptor.rawValue, events: Int16(POLLIN), revents: 0) }

@@ -44,9 +44,9 @@ struct HeldRequest {
         var watchingDaemon = true
         while true {
             var fds = [
-                pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: child?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: watchingDaemon ? client.descriptor : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: child?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: watchingDaemon ? client.descriptor.rawValue : -1, events: Int16(POLLIN), revents: 0),
             ]
             guard poll(&fds, 3, -1) > 0 else { continue }
             if fds[0].revents != 0 {

@@ -60,8 +60,8 @@ struct Record: ParsableCommand {
         let reader = try SensorReader(configuration: configuration)
         reader.start({ recorder.handle($0) }, finished: { recorder.done.signal() })
         var fds = [
-            pollfd(fd: recorder.done.descriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: recorder.done.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
         ]
         while poll(&fds, 2, -1) < 0 && errno == EINTR {}
         reader.stop()

@@ -1,6 +1,7 @@
 import Glibc
 import OrientdDaemon
 import OrientdIO
+import SystemPackage
 
 /// Runs a system tool to its end (systemd-hwdb, udevadm, systemctl) for a command that
 /// needs one: at most `seconds`, its standard output returned when asked for.
@@ -14,42 +15,48 @@ enum Tool {
     @discardableResult
     static func run(_ arguments: [String], capture: Bool = false, seconds: Int32 = 60) throws(Failure) -> String {
         let named = arguments.joined(separator: " ")
-        var ends: [Int32] = [-1, -1]
+        // The pipe's ends while they are open: the write end until the child has its copy,
+        // the read end until the tool closes its output.
+        var readEnd: FileDescriptor?
+        var writeEnd: FileDescriptor?
         if capture {
-            guard pipe(&ends) == 0 else { throw Failure(description: "cannot run \(named): no pipe") }
-            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            guard let ends = try? FileDescriptor.pipe(options: .closeOnExec) else {
+                throw Failure(description: "cannot run \(named): no pipe")
+            }
+            (readEnd, writeEnd) = ends
         }
-        defer { for end in ends where end >= 0 { close(end) } }
+        defer {
+            try? readEnd?.close()
+            try? writeEnd?.close()
+        }
         let child: ChildProcess
         do {
             // A pipe end marked close-on-exec is still dup2'd onto the child's stdout.
-            child = try ChildProcess(arguments: arguments, environment: [], role: capture ? .tool(output: ends[1]) : .hook)
+            child = try ChildProcess(arguments: arguments, environment: [], role: writeEnd.map { .tool(output: $0) } ?? .hook)
         } catch {
             throw Failure(description: "cannot run \(named): \(error)")
         }
         var output: [UInt8] = []
-        if capture {
-            close(ends[1])
-            ends[1] = -1
-        }
+        try? writeEnd?.close()
+        writeEnd = nil
         let deadline = Double(seconds) + Pacer.monotonicNow()
-        while child.reap() == nil || (capture && ends[0] >= 0) {
+        while child.reap() == nil || readEnd != nil {
             let left = deadline - Pacer.monotonicNow()
             if left <= 0 {
                 child.kill()
                 throw Failure(description: "\(named) did not end within \(seconds) s")
             }
-            var watched = [pollfd(fd: child.descriptor, events: Int16(POLLIN), revents: 0)]
-            if capture && ends[0] >= 0 { watched.append(pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)) }
+            var watched = [pollfd(fd: child.descriptor.rawValue, events: Int16(POLLIN), revents: 0)]
+            if let readEnd { watched.append(pollfd(fd: readEnd.rawValue, events: Int16(POLLIN), revents: 0)) }
             _ = poll(&watched, nfds_t(watched.count), Int32(left * 1000))
-            if watched.count > 1 && watched[1].revents != 0 {
+            if let end = readEnd, watched.count > 1 && watched[1].revents != 0 {
                 var chunk = [UInt8](repeating: 0, count: 4096)
-                let n = read(ends[0], &chunk, chunk.count)
+                let n = (try? chunk.withUnsafeMutableBytes { try end.read(into: $0) }) ?? 0
                 if n > 0 {
                     output += chunk[..<n]
-                } else if n == 0 || errno != EINTR {
-                    close(ends[0])
-                    ends[0] = -1
+                } else {
+                    try? end.close()
+                    readEnd = nil
                 }
             }
         }
