@@ -191,6 +191,9 @@ final class ControlSession: Sendable {
         case end([Subscriber], OrientdClientError)
     }
 
+    /// What woke the reading thread from its poll.
+    private enum ReaderWake { case daemon, doorbell }
+
     private func readLoop() {
         while true {
             switch nextStep() {
@@ -200,12 +203,11 @@ final class ControlSession: Sendable {
                 _ = doorbell.wait(seconds: seconds)
                 doorbell.drain()
             case .read(let descriptor, let seconds):
-                var fds = [
-                    pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: doorbell.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-                ]
-                _ = poll(&fds, 2, seconds.map { Int32(($0 * 1000).rounded(.up)) } ?? -1)
-                if fds[1].revents != 0 { doorbell.drain() }
+                var watched = PollSet<ReaderWake>()
+                watched.watch(descriptor, for: .readable, as: .daemon)
+                watched.watch(doorbell.descriptor, for: .readable, as: .doorbell)
+                let ready = (try? watched.wait(timeout: seconds)) ?? []
+                if ready.contains(where: { $0.slot == .doorbell }) { doorbell.drain() }
                 state.withLock { readLines(&$0) }
             case .end(let subscribers, let failure):
                 subscribers.forEach { $0.finish(throwing: failure) }

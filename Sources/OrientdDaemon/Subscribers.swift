@@ -127,8 +127,9 @@ final class Subscribers {
         while Pacer.monotonicNow() < giveUp {
             let pending = ([standard] + clients).filter { !$0.isClosed && !$0.output.isEmpty && !$0.blockingWrites }
             if pending.isEmpty { break }
-            var fds = pending.map { pollfd(fd: $0.writeDescriptor.rawValue, events: Int16(POLLOUT), revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), 50)
+            var writable = PollSet<Void>()
+            for endpoint in pending { writable.watch(endpoint.writeDescriptor, for: .writable, as: ()) }
+            _ = try? writable.wait(timeout: 0.05)
             pending.forEach { flush($0) }
         }
         if standard.policy == .backpressure && !standard.isClosed && !standard.output.isEmpty {

@@ -11,4 +11,6 @@ public struct PollEvents: OptionSet, Sendable {
     public static let error = PollEvents(rawValue: Int16(POLLERR))
     /// Always reported, never asked for: the other end closed.
     public static let hangUp = PollEvents(rawValue: Int16(POLLHUP))
+    /// Always reported, never asked for: the descriptor is not open.
+    public static let invalid = PollEvents(rawValue: Int16(POLLNVAL))
 }

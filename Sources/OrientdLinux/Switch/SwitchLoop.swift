@@ -37,24 +37,29 @@ struct SwitchLoop {
         }
         guard udev != nil else { return }
         while true {
-            let watched = Array(open.keys)
-            var fds = [
-                pollfd(fd: stop.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: monitor?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
-            ]
-            fds += watched.map { pollfd(fd: open[$0]!.device.descriptor.rawValue, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&fds, nfds_t(fds.count), -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                emit(.warning("tablet-mode switch: poll: \(Errno(rawValue: errno)); no longer watched"))
+            var watched = PollSet<Watched>()
+            watched.watch(stop.descriptor, for: .readable, as: .stop)
+            if let monitor { watched.watch(monitor.descriptor, for: .readable, as: .hotPlug) }
+            for (id, entry) in open { watched.watch(entry.device.descriptor, for: .readable, as: .device(id)) }
+            let ready: [(slot: Watched, events: PollEvents)]
+            do {
+                ready = try watched.wait(timeout: nil)
+            } catch {
+                emit(.warning("tablet-mode switch: poll: \(error); no longer watched"))
                 return
             }
-            if fds[0].revents != 0 { return }
-            if fds[1].revents != 0 { hotPlug() }
-            for (id, pfd) in zip(watched, fds.dropFirst(2)) where pfd.revents != 0 {
-                read(id, hungUp: pfd.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0)
+            if ready.contains(where: { $0.slot == .stop }) { return }
+            if ready.contains(where: { $0.slot == .hotPlug }) { hotPlug() }
+            for case (.device(let id), let events) in ready {
+                read(id, hungUp: !events.isDisjoint(with: [.hangUp, .error, .invalid]))
             }
         }
+    }
+
+    /// What a descriptor in the loop's poll stands for.
+    private enum Watched: Equatable {
+        case stop, hotPlug
+        case device(String)
     }
 
     /// Opens `device` if it is a tablet-mode switch not open yet.

@@ -43,13 +43,12 @@ struct HeldRequest {
     private func wait(signals: borrowing SignalDescriptor, child: ChildProcess?) throws -> Int32 {
         var watchingDaemon = true
         while true {
-            var fds = [
-                pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: child?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: watchingDaemon ? client.descriptor.rawValue : -1, events: Int16(POLLIN), revents: 0),
-            ]
-            guard poll(&fds, 3, -1) > 0 else { continue }
-            if fds[0].revents != 0 {
+            var watched = PollSet<Watched>()
+            watched.watch(signals.descriptor, for: .readable, as: .signals)
+            if let child { watched.watch(child.descriptor, for: .readable, as: .child) }
+            if watchingDaemon { watched.watch(client.descriptor, for: .readable, as: .daemon) }
+            guard let ready = try? watched.wait(timeout: nil).map(\.slot), !ready.isEmpty else { continue }
+            if ready.contains(.signals) {
                 let arrived = signals.read()
                 guard let child else {
                     if arrived.isEmpty { continue }
@@ -57,11 +56,11 @@ struct HeldRequest {
                 }
                 for signal in arrived where signal == SIGTERM || signal == SIGHUP { child.kill(signal) }
             }
-            if fds[1].revents != 0, let status = child?.reap() {
+            if ready.contains(.child), let status = child?.reap() {
                 let outcome = status.waitOutcome
                 return outcome.exit ?? 128 + (outcome.signal ?? 0)
             }
-            if fds[2].revents != 0, daemonLeft() {
+            if ready.contains(.daemon), daemonLeft() {
                 let message = "\(client.path): the daemon closed the connection; the request has ended"
                 guard child != nil else { throw ControlConnection.failure(message) }
                 Diagnostics().warning(message)
@@ -69,6 +68,9 @@ struct HeldRequest {
             }
         }
     }
+
+    /// What a descriptor in `wait`'s poll stands for.
+    private enum Watched { case signals, child, daemon }
 
     /// Reads what the daemon sent; true when it closed the connection (or it failed).
     private func daemonLeft() -> Bool {

@@ -59,11 +59,11 @@ struct Record: ParsableCommand {
         let configuration = sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: false, adaptiveRate: .off)
         let reader = try SensorReader(configuration: configuration)
         reader.start({ recorder.handle($0) }, finished: { recorder.done.signal() })
-        var fds = [
-            pollfd(fd: recorder.done.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-        ]
-        while poll(&fds, 2, -1) < 0 && errno == EINTR {}
+        var ending = PollSet<Void>()
+        ending.watch(recorder.done.descriptor, for: .readable, as: ())
+        ending.watch(signals.descriptor, for: .readable, as: ())
+        // Until either is ready; an interruption (nothing ready) waits again, an error ends.
+        while (try? ending.wait(timeout: nil))?.isEmpty == true {}
         reader.stop()
         try recorder.finish()
     }

@@ -46,10 +46,11 @@ enum Tool {
                 child.kill()
                 throw Failure(description: "\(named) did not end within \(seconds) s")
             }
-            var watched = [pollfd(fd: child.descriptor.rawValue, events: Int16(POLLIN), revents: 0)]
-            if let readEnd { watched.append(pollfd(fd: readEnd.rawValue, events: Int16(POLLIN), revents: 0)) }
-            _ = poll(&watched, nfds_t(watched.count), Int32(left * 1000))
-            if let end = readEnd, watched.count > 1 && watched[1].revents != 0 {
+            var watched = PollSet<Watched>()
+            watched.watch(child.descriptor, for: .readable, as: .exit)
+            if let readEnd { watched.watch(readEnd, for: .readable, as: .output) }
+            let ready = (try? watched.wait(timeout: left)) ?? []
+            if let end = readEnd, ready.contains(where: { $0.slot == .output }) {
                 var chunk = [UInt8](repeating: 0, count: 4096)
                 let n = (try? chunk.withUnsafeMutableBytes { try end.read(into: $0) }) ?? 0
                 if n > 0 {
@@ -69,4 +70,7 @@ enum Tool {
         }
         return text
     }
+
+    /// What a descriptor in `run`'s poll stands for.
+    private enum Watched { case exit, output }
 }
