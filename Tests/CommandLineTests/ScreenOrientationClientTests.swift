@@ -60,11 +60,14 @@ struct ScreenOrientationClientTests {
     @Test("acceptSuggestion(): refused with nothing offered; after the offer the screen turns and the user's lock stays")
     func acceptSuggestion() async throws {
         let scratch = try Scratch()
-        let recording = try scratch.write("turn.csv", recordingThrough(angles: [0, 0] + Array(repeating: 90, count: 30)))
+        // Turned at 2 s, then 10 minutes still: the daemon must outlast minutes of a pool
+        // held by other tests (see above; at 30 s it once ended first, and the client's
+        // second subscriber waited for it for ever). The test ends it when done.
+        let recording = try scratch.write("turn.csv", recordingThrough(angles: [0, 0] + Array(repeating: 90, count: 600)))
         let socket = temporarySocketPath()
         // A timeout past the recording's end: a loaded machine must not see the offer lapse.
         let daemon = try DaemonProcess([
-            "replay", "--lock", "portrait-primary", "--suggestion-timeout", "60", "--socket", socket, recording,
+            "replay", "--lock", "portrait-primary", "--suggestion-timeout", "900", "--socket", socket, recording,
         ])
         _ = try ControlClient.waitingFor(socket)
         let screen = try ScreenOrientation(socket: socket)
