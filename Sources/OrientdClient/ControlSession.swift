@@ -51,12 +51,9 @@ final class ControlSession: Sendable {
         /// subscriber who joins an already subscribed connection gets first.
         var lastOrientation: ControlLine?
         var readerStarted = false
-        var retryDelay = ControlSession.firstRetry
+        var reconnect = ReconnectSchedule()
         var closed = false
     }
-
-    static let firstRetry = 0.1
-    static let lastRetry = 2.0
 
     /// Throws only when no eventfd can be made (out of descriptors).
     init(socket: String, replyTimeout: Double) throws(Errno) {
@@ -138,7 +135,7 @@ final class ControlSession: Sendable {
         } catch {
             return error
         }
-        s.retryDelay = Self.firstRetry
+        s.reconnect.reset()
         startReader(&s)
         if let held = s.held, let failure = send("request \(held)", onSuccess: .hold(held), in: &s) { return failure }
         return s.subscribers.isEmpty ? nil : subscribeConnection(&s)
@@ -235,9 +232,7 @@ final class ControlSession: Sendable {
                 s.held = nil
                 return .end(subscribers, .permissionDenied(socket: socket))
             default:
-                let delay = s.retryDelay
-                s.retryDelay = min(delay * 2, Self.lastRetry)
-                return .wait(seconds: delay)
+                return .wait(seconds: s.reconnect.nextDelay())
             }
         }
     }

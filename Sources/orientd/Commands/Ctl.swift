@@ -199,16 +199,14 @@ enum ControlConnection {
         }
     }
 
-    /// Connects again once a daemon answers on `path`: after 0.1 s, doubling up to every
-    /// 2 s, as the client library waits out a restart. A restart takes a second or two
-    /// (systemd's, udev's); a daemon that is gone for good leaves monitor waiting, as a
+    /// Connects again once a daemon answers on `path`, on the client library's schedule
+    /// (`ReconnectSchedule`); a daemon that is gone for good leaves monitor waiting, as a
     /// subscriber of a service should, until it is stopped.
     static func reconnect(_ path: String) -> ControlClient {
-        var delay = 0.1
+        var schedule = ReconnectSchedule()
         while true {
-            usleep(UInt32(delay * 1_000_000))
+            usleep(UInt32(schedule.nextDelay() * 1_000_000))
             if let client = try? ControlClient(path: path) { return client }
-            delay = min(delay * 2, 2)
         }
     }
 
