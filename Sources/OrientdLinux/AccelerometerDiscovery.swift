@@ -91,10 +91,23 @@ public struct AccelerometerDiscovery {
             case .failure(let issue): issues.append(issue)
             }
         }
+        var samplingFrequency: Double?
+        if case .value(let hz) = frequency {
+            if hz > 0 {
+                samplingFrequency = hz
+            } else {
+                // A rate of 0 (a HID sensor hub's report interval not set, or one it would
+                // not keep) would make every pace and stall bound built on it meaningless.
+                issues.append(
+                    AttributeIssue(
+                        device: device.id, attribute: setting?.attribute ?? "sampling_frequency",
+                        message: "reads \(SamplingFrequencySetting.format(hz)) Hz, which is no rate; taken as unknown (--rate is assumed)"))
+            }
+        }
         let info = AccelerometerInfo(
             candidate: found.candidate, calibration: calibration, mountMatrix: resolved.matrix,
             mountMatrixSource: resolved.source, readPath: buffered ? .buffered : .polled,
-            samplingFrequency: { if case .value(let v) = frequency { return v } else { return nil } }(),
+            samplingFrequency: samplingFrequency,
             samplingFrequencyAvailable: available?.trimmingSysfs, samplingFrequencySetting: setting, issues: issues,
             location: found.udev?.syspath ?? "\(context.uri) \(device.id)")
         return (info, device)

@@ -26,6 +26,19 @@ extension LiveSensorTests {
         #expect(array.first?["location"] as? String == "base")
     }
 
+    @Test("a sampling_frequency of 0 is no rate: null in list, with a warning naming the device and the attribute")
+    func zeroSamplingFrequency() throws {
+        let bed = Testbed()
+        try bed.add(FakeAccelerometer.polled(samplingFrequency: "0", samplingFrequencyAvailable: nil))
+        let json = try OrientdProcess.run(["list", "--json"], timeout: 10)
+        #expect(json.status == 0, "\(json.stderr)")
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let sensor = try #require(array.first)
+        #expect(sensor["samplingFrequency"] is NSNull, "\(sensor)")
+        let warnings = sensor["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.hasPrefix("iio:device0: sampling_frequency: reads 0 Hz, which is no rate") }, "\(warnings)")
+    }
+
     @Test("orientd list exits as run would: 69 with no accelerometer, or with only a base one, after printing what it found")
     func listWithoutDisplaySensor() throws {
         let bed = Testbed()

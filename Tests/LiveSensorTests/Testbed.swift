@@ -142,7 +142,8 @@ enum FakeAccelerometer {
     static func polled(
         number: Int = 0, name: String = "bmc150_accel", raw: (Int, Int, Int) = (0, -1024, 0),
         extraAttributes: [String: String] = [:], properties: [String: String] = [:], scale: String? = "0.009582",
-        withParent: Bool = true
+        withParent: Bool = true, samplingFrequency: String = "12.500000",
+        samplingFrequencyAvailable: String? = "7.810000 15.630000 31.250000 62.500000 125"
     ) -> String {
         var lines = withParent ? ["P: /devices/platform/\(name).\(number)", "E: SUBSYSTEM=platform", ""] : []
         lines += [
@@ -154,9 +155,9 @@ enum FakeAccelerometer {
             "A: in_accel_x_raw=\(raw.0)\\n",
             "A: in_accel_y_raw=\(raw.1)\\n",
             "A: in_accel_z_raw=\(raw.2)\\n",
-            "A: sampling_frequency=12.500000\\n",
-            "A: sampling_frequency_available=7.810000 15.630000 31.250000 62.500000 125\\n",
+            "A: sampling_frequency=\(samplingFrequency)\\n",
         ]
+        if let available = samplingFrequencyAvailable { lines.append("A: sampling_frequency_available=\(available)\\n") }
         if let scale { lines.append("A: in_accel_scale=\(scale)\\n") }
         for (k, v) in extraAttributes.sorted(by: { $0.key < $1.key }) { lines.append("A: \(k)=\(v)\\n") }
         for (k, v) in properties.sorted(by: { $0.key < $1.key }) { lines.append("E: \(k)=\(v)") }
