@@ -296,7 +296,16 @@ extension RealKernelTests {
         #expect(angles.first.map { abs($0 - 100) <= 5 } == true && angles.last.map { abs($0 - 300) <= 5 } == true, "\(hinge)")
         #expect(result.stdout.contains(#""base":"iio:device"#), "status names the base accelerometer: \(result.stdout)")
         let switched = try #require(lines.first { $0.hasPrefix("switch: ") }, "\(result.stdout)")
-        #expect(switched.hasSuffix(#"["laptop","switch",0] ["tablet","switch",0] ["laptop","switch",0] "#), "\(switched)")
+        // Once found, the switch decides alone: laptop, tablet, laptop. The three devices
+        // are plugged at once, and the base may be read before the switch is found (seen
+        // once in CI): the hinge may speak first, and then it must agree with the switch
+        // (100°: laptop). Its angle in these events depends on that race too, so only
+        // the mode and its source are compared.
+        let events = switched.matches(of: /\["(\w+)","(\w+)",\d+\]/).map { (mode: String($0.1), source: String($0.2)) }
+        let fromSwitch = Array(events.drop { $0.source != "switch" })
+        #expect(fromSwitch.map(\.mode) == ["laptop", "tablet", "laptop"], "\(switched)")
+        #expect(fromSwitch.allSatisfy { $0.source == "switch" }, "\(switched)")
+        #expect(events.prefix { $0.source != "switch" }.allSatisfy { $0.mode == "laptop" && $0.source == "hinge" }, "\(switched)")
     }
 }
 
