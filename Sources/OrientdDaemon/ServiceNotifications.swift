@@ -55,7 +55,11 @@ final class ServiceNotifications {
         }
     }
 
-    func orientationChanged() { notifier.status(statusLine) }
+    /// Every orientation event: the STATUS= text is built (under the service's lock) only
+    /// when there is a systemd to tell.
+    func orientationChanged() {
+        if notifier.isActive { notifier.status(statusLine) }
+    }
 
     func reloading() { notifier.send("RELOADING=1") }
 

@@ -12,8 +12,6 @@ public struct PollSet<Slot> {
 
     public init() {}
 
-    public var isEmpty: Bool { descriptors.isEmpty }
-
     /// Watches `descriptor` for `events` (none: only errors and hang-ups) as `slot`.
     public mutating func watch(_ descriptor: FileDescriptor, for events: PollEvents, as slot: Slot) {
         descriptors.append(pollfd(fd: descriptor.rawValue, events: events.rawValue, revents: 0))
