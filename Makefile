@@ -21,15 +21,32 @@ HOOKSDIR = $(LIBDIR)/orientd/hooks
 MANDIR = $(DATADIR)/man
 HOOKS = orientd-rotate-x11 orientd-rotate-sway orientd-rotate-wlroots orientd-rotate-hyprland orientd-rotate-niri orientd-rotate-gnome orientd-rotate-kde orientd-suggest-notify
 # The packaged binary: the Swift runtime linked in and not position-independent, which
-# keeps its resident size lowest (docs/classifier.md, "Live cost").
-PACKAGE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie --scratch-path .build-package
+# keeps its resident size lowest (docs/classifier.md, "Live cost"); its relocations made
+# read-only after loading (RELRO), as Debian's toolchain does by default and Debian 13's
+# lintian asks.
+# Its directory: .build-package for this machine's own (Debian 12 amd64), and
+# .build-package-DIST-ARCH for the others, which scripts/build-dist builds in Debian roots.
+PACKAGE_DIR ?= .build-package
+PACKAGE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie -Xlinker -z -Xlinker relro \
+	--scratch-path $(PACKAGE_DIR)
+PACKAGED_BINARY = $(PACKAGE_DIR)/release/orientd
+# PREBUILT=yes: $(PACKAGED_BINARY) was built before, elsewhere (scripts/build-dist's cross
+# build, then packaged in a Debian root without Swift): package and man use it as it is.
+PREBUILT ?=
+# Where make man's plugin builds (for this machine): the package's own directory, or for
+# a cross build that of this machine's build for the same release.
+PLUGIN_DIR ?= $(PACKAGE_DIR)
+# make deb's target: the Debian release and architecture (scripts/build-dist for all but
+# this machine's own).
+DIST ?= bookworm
+ARCH ?= amd64
 RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 # Generated, never kept in git: scripts/generate-man says from what.
-MAN_BUILD = .build-package/man
-DEB_DIR = .build-package/deb
+MAN_BUILD = $(PACKAGE_DIR)/man
+DEB_DIR = $(PACKAGE_DIR)/deb
 
 .PHONY: all demo test build release benchmark benchmark-live benchmark-kernel benchmark-subscribers fuzz recordings dependencies clean help \
-	package install uninstall check-systemd soak format man deb check-deb vm-tools
+	package package-flags install uninstall check-systemd soak format man deb check-deb vm-tools
 
 all: build
 
@@ -48,12 +65,15 @@ help:
 	@echo "make uninstall   remove what make install installed"
 	@echo "make man         write orientd.8, orientd.conf.5 and the hooks' pages into $(MAN_BUILD) (from the command definitions)"
 	@echo "make deb         build $(DEB_DIR)/orientd_VERSION-1_ARCH.deb with dpkg-buildpackage (see debian/)"
+	@echo "make deb DIST=trixie [ARCH=arm64]  the same for Debian 13, amd64 or arm64, built in Debian roots (root only)"
 	@echo "make check-deb   build the .deb, lintian it, install/upgrade/remove/purge it in a booted Debian 12 root"
 	@echo "make check-systemd  verify the unit, score its exposure, test the udev rule (private namespace)"
 	@echo "make format      rewrite the Swift sources as .swift-format says (CI lints them)"
 
 dependencies:
+ifneq ($(PREBUILT),yes)
 	@scripts/install-dependencies
+endif
 
 build: dependencies
 	$(SWIFT) build
@@ -96,17 +116,25 @@ recordings: release
 # link pulls in whole; orientd never makes a temporary file name. The line is taken out of
 # the build's output so that a warning that is left means something.
 package: dependencies
+ifeq ($(PREBUILT),yes)
+	@[ -x $(PACKAGED_BINARY) ] || { echo "PREBUILT=yes, but $(PACKAGED_BINARY) is not there" >&2; exit 1; }
+else
 	@set -o pipefail; $(SWIFT) build $(PACKAGE_FLAGS) 2>&1 | { grep -v "the use of \`mktemp' is dangerous" || true; } >&2
+endif
+
+# For scripts/build-dist, which builds the same binary in Debian roots.
+package-flags:
+	@echo $(PACKAGE_FLAGS)
 
 man: package
-	scripts/generate-man $$($(SWIFT) build $(PACKAGE_FLAGS) --show-bin-path)/orientd $(MAN_BUILD)
+	scripts/generate-man $(PACKAGED_BINARY) $(MAN_BUILD) $(PLUGIN_DIR)
 
 install: package man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSUSERSDIR) \
 		$(DESTDIR)$(HOOKSDIR) $(DESTDIR)$(DATADIR)/doc/orientd $(DESTDIR)$(DATADIR)/doc/orientd/docs $(DESTDIR)$(DATADIR)/orientd \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions \
 		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man1
-	install -m 755 $$($(SWIFT) build $(PACKAGE_FLAGS) --show-bin-path)/orientd $(DESTDIR)$(BINDIR)/orientd
+	install -m 755 $(PACKAGED_BINARY) $(DESTDIR)$(BINDIR)/orientd
 	sed 's|/usr/bin/orientd|$(BINDIR)/orientd|' systemd/orientd.service > $(DESTDIR)$(UNITDIR)/orientd.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/orientd.service
 	install -m 644 systemd/60-orientd.rules $(DESTDIR)$(UDEVRULESDIR)/60-orientd.rules
@@ -153,12 +181,22 @@ check-systemd: release
 # The version comes from the packaged binary (scripts/build-deb writes debian/changelog).
 # The guest's test tool for scripts/vm (not shipped): static, as the package's binary, so
 # it runs in the guest with nothing but glibc, and built beside it in .build-package.
+ifeq ($(DIST)-$(ARCH),bookworm-amd64)
 vm-tools: dependencies
 	@$(SWIFT) build $(PACKAGE_FLAGS) --product virtual-sensor >&2
+else
+vm-tools:
+	scripts/build-dist $(DIST) $(ARCH) --product virtual-sensor
+endif
 
+ifeq ($(DIST)-$(ARCH),bookworm-amd64)
 deb: package
 	@scripts/install-dependencies --deb
-	scripts/build-deb $$($(SWIFT) build $(PACKAGE_FLAGS) --show-bin-path)/orientd $(DEB_DIR)
+	scripts/build-deb $(PACKAGED_BINARY) $(DEB_DIR)
+else
+deb:
+	scripts/build-dist $(DIST) $(ARCH) deb
+endif
 
 check-deb:
 	scripts/check-deb

@@ -1,0 +1,101 @@
+# shellcheck shell=bash
+# debian-roots.sh: the Debian roots that orientd is built in for other releases and
+# architectures (scripts/build-dist), made once with mmdebstrap from Debian's registry
+# and kept in $ORIENTD_TEST_CACHE (default /var/cache/orientd-tests) beside the test
+# roots, and a way to run a command in one. Sourced after set -euo pipefail, not run;
+# needs root (chroot and bind mounts).
+
+DEBIAN_ROOTS_CACHE=${ORIENTD_TEST_CACHE:-/var/cache/orientd-tests}
+DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+debian_roots_me=${0##*/}
+debian_roots_repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# debian_root SUITE ARCHITECTURES PACKAGES [SETUP]: prints the directory of a minbase
+# root of SUITE (architectures comma-separated, the first native) with PACKAGES
+# (comma-separated, arch-qualified where foreign), built first if it is not cached.
+# SETUP, if given, is a shell script run inside the new root once, before it is marked
+# complete. The cache key is all four: a changed list or setup is a new root.
+debian_root() {
+    local suite=$1 arches=$2 packages=$3 setup=${4:-} key base status
+    key=$(printf '%s\n' "$suite" "$arches" "$packages" "$setup" | sha256sum | cut -c1-12)
+    base="$DEBIAN_ROOTS_CACHE/root-$suite-${arches//,/+}-$key"
+    mkdir -p "$DEBIAN_ROOTS_CACHE"
+    # Two builds at once (make deb for two targets) wait for each other, not race.
+    exec {lock}>"$base.lock"
+    flock "$lock"
+    if [ ! -e "$base/.complete" ]; then
+        command -v mmdebstrap >/dev/null || {
+            echo "$debian_roots_me: mmdebstrap is missing (scripts/install-dependencies --dist installs it)" >&2
+            return 69
+        }
+        echo "== building the $suite root for $arches (once; cached in $base)" >&2
+        rm -rf "$base.tmp"
+        # sid's Release file may be older than its Valid-Until on a mirror's snapshot.
+        status=0
+        mmdebstrap --variant=minbase --architectures="$arches" --include="$packages" \
+            --aptopt='Acquire::Check-Valid-Until "false"' "$suite" "$base.tmp" "$DEBIAN_MIRROR" \
+            >"$base.log" 2>&1 || status=$?
+        if [ "$status" -eq 0 ] && [ -n "$setup" ]; then
+            in_root "$base.tmp" -- bash -euo pipefail -c "$setup" >>"$base.log" 2>&1 || status=$?
+        fi
+        if [ "$status" -ne 0 ]; then
+            echo "$debian_roots_me: building the $suite root failed; the end of $base.log:" >&2
+            tail -n 15 "$base.log" >&2
+            rm -rf "$base.tmp"
+            return 1
+        fi
+        touch "$base.tmp/.complete"
+        rm -rf "$base"
+        mv "$base.tmp" "$base"
+    fi
+    exec {lock}>&-
+    printf '%s\n' "$base"
+}
+
+# in_root ROOT [SOURCE:TARGET ...] -- COMMAND...: runs COMMAND in ROOT as root, in a
+# mount namespace of its own (nothing is left mounted when it ends), with /proc, /dev
+# and /sys, this repository at its own path, the Swift package mirror and git's
+# configuration for it (/etc/gitconfig maps github.com to the mirror), and each SOURCE
+# bound at TARGET. The environment is clean but for PATH, HOME and LANG.
+in_root() {
+    local root=$1
+    shift
+    local binds=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do
+        binds+=("$1")
+        shift
+    done
+    [ "${1:-}" = -- ] || { echo "$debian_roots_me: in_root ROOT [SOURCE:TARGET ...] -- COMMAND" >&2; return 64; }
+    shift
+    [ -e /etc/gitconfig ] && cp /etc/gitconfig "$root/etc/gitconfig"
+    binds+=("$debian_roots_repo:$debian_roots_repo")
+    [ -d /opt/swift-packages ] && binds+=(/opt/swift-packages:/opt/swift-packages)
+    unshare --mount --propagation private bash -euo pipefail -c '
+        root=$1
+        shift
+        mount -t proc proc "$root/proc"
+        mount --rbind /dev "$root/dev"
+        mount --rbind /sys "$root/sys"
+        while [ "$1" != -- ]; do
+            mkdir -p "$root${1#*:}"
+            mount --bind "${1%%:*}" "$root${1#*:}"
+            shift
+        done
+        shift
+        exec chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"
+    ' in_root "$root" "${binds[@]}" -- "$@"
+}
+
+# trixie_build_root: prints the Debian 13 build root (built first if need be): what the
+# build and the package need, for amd64 and for arm64 (multiarch: the arm64 libraries
+# are also the cross build's sysroot), lintian, and what /opt/swift's own programs link
+# (curl, xml2, sqlite, ncurses); umockdev's headers for arm64 only (the test bundle is
+# built for arm64; the amd64 and arm64 packages conflict); udev for systemd's hwdb,
+# which the tests read. scripts/build-dist builds in it, check-deb lints with it.
+trixie_build_root() {
+    local packages=build-essential,debhelper,dpkg-dev,lintian,pkgconf,systemd-dev,make,jq,git,mandoc
+    packages+=,libiio-dev,libudev-dev,libevdev-dev,libcurl4,libxml2,libsqlite3-0,libncurses6
+    packages+=,libiio-dev:arm64,libudev-dev:arm64,libevdev-dev:arm64,libc6-dev:arm64,libgcc-14-dev:arm64
+    packages+=,libstdc++-14-dev:arm64,binutils-aarch64-linux-gnu,libumockdev-dev:arm64,udev
+    debian_root trixie amd64,arm64 "$packages"
+}
