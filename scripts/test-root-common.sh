@@ -1,11 +1,16 @@
-# test-root-common.sh: a Debian 12 root for the checks that need a real systemd as PID 1
-# (check-systemd-boot, check-deb). Sourced, not run; the caller has set -euo pipefail.
+# test-root-common.sh: a Debian root for the checks that need a real systemd as PID 1
+# (check-systemd-boot, check-deb): Debian 12, or the release TEST_ROOT_DIST names
+# (trixie for check-deb --dist trixie), for amd64, or the architecture TEST_ROOT_ARCH
+# names (arm64 for scripts/vm --arch arm64: debootstrap's second stage then runs through
+# qemu-user-static's binfmt handler). Sourced, not run; the caller has set -euo pipefail.
 #
 # The root is built once with debootstrap and kept in $ORIENTD_TEST_CACHE (default
 # /var/cache/orientd-tests), one directory per package list; a check boots a copy of it
 # and never changes the cache.
 
 TEST_ROOT_CACHE=${ORIENTD_TEST_CACHE:-/var/cache/orientd-tests}
+TEST_ROOT_DIST=${TEST_ROOT_DIST:-bookworm}
+TEST_ROOT_ARCH=${TEST_ROOT_ARCH:-amd64}
 # What the unit and orientd need to run, and umockdev to give it a sensor.
 TEST_ROOT_PACKAGES=systemd,systemd-sysv,dbus,libiio0,libudev1,libevdev2,acl,umockdev,procps,passwd
 test_root_me=${0##*/}
@@ -13,22 +18,29 @@ test_root_me=${0##*/}
 # Prints the cached root's directory, built first if it is not there. Packages given as
 # arguments are added to TEST_ROOT_PACKAGES, in a root of their own.
 test_root_base() {
-    local packages=$TEST_ROOT_PACKAGES p base
+    local packages=$TEST_ROOT_PACKAGES p base arch= test_root_lock
     for p in "$@"; do packages+=",$p"; done
-    base="$TEST_ROOT_CACHE/bookworm-$(printf %s "$packages" | sha256sum | cut -c1-12)"
+    # The architecture is in the name only when it is not amd64: amd64 roots keep theirs.
+    [ "$TEST_ROOT_ARCH" = amd64 ] || arch="$TEST_ROOT_ARCH-"
+    base="$TEST_ROOT_CACHE/$TEST_ROOT_DIST-$arch$(printf %s "$packages" | sha256sum | cut -c1-12)"
+    # Two checks that need the same root at once wait for each other, not race.
+    exec {test_root_lock}>"$base.lock"
+    flock "$test_root_lock"
     if [ ! -e "$base/.complete" ]; then
-        echo "== building the Debian 12 root (once; cached in $base)" >&2
+        echo "== building the $TEST_ROOT_DIST $TEST_ROOT_ARCH root (once; cached in $base)" >&2
         rm -rf "$base.tmp"
         mkdir -p "$TEST_ROOT_CACHE"
-        if ! debootstrap --variant=minbase --include="$packages" bookworm "$base.tmp" http://deb.debian.org/debian \
-            >"$TEST_ROOT_CACHE/debootstrap.log" 2>&1; then
-            echo "$test_root_me: debootstrap failed; see $TEST_ROOT_CACHE/debootstrap.log" >&2
+        if ! debootstrap --variant=minbase --arch="$TEST_ROOT_ARCH" --include="$packages" "$TEST_ROOT_DIST" "$base.tmp" \
+            http://deb.debian.org/debian >"$base.log" 2>&1; then
+            echo "$test_root_me: debootstrap failed; see $base.log" >&2
+            exec {test_root_lock}>&-
             return 1
         fi
         touch "$base.tmp/.complete"
         rm -rf "$base"
         mv "$base.tmp" "$base"
     fi
+    exec {test_root_lock}>&-
     printf '%s\n' "$base"
 }
 
