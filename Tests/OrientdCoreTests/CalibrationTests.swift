@@ -116,7 +116,9 @@ struct CalibrationTests {
             #expect(try MountMatrixFit.fit(poses).matrix == matrix, "\(HwdbMountMatrixTests.path):\(line)")
             checked += 1
         }
-        #expect(checked >= 150, "only \(checked) quarter-turn entries")
+        // Not vacuous: Debian 12's hwdb (systemd 252) has 201 such entries, Debian 13's
+        // (systemd 257, where the arm64 tests read it) 149.
+        #expect(checked >= 140, "only \(checked) quarter-turn entries")
     }
 
     @Test("a sensor mounted at an angle gets the rotation the poses show, marked not exact")
