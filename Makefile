@@ -66,7 +66,7 @@ help:
 	@echo "make man         write orientd.8, orientd.conf.5 and the hooks' pages into $(MAN_BUILD) (from the command definitions)"
 	@echo "make deb         build $(DEB_DIR)/orientd_VERSION-1_ARCH.deb with dpkg-buildpackage (see debian/)"
 	@echo "make deb DIST=trixie [ARCH=arm64]  the same for Debian 13, amd64 or arm64, built in Debian roots (root only)"
-	@echo "make check-deb   build the .deb, lintian it, install/upgrade/remove/purge it in a booted Debian 12 root"
+	@echo "make check-deb   build the .deb, lintian it, install/upgrade/remove/purge it in a booted Debian 12 root (DIST=, ARCH= as for deb)"
 	@echo "make check-systemd  verify the unit, score its exposure, test the udev rule (private namespace)"
 	@echo "make format      rewrite the Swift sources as .swift-format says (CI lints them)"
 
@@ -199,7 +199,7 @@ deb:
 endif
 
 check-deb:
-	scripts/check-deb
+	scripts/check-deb --dist $(DIST) --arch $(ARCH)
 
 # Rewrites the Swift sources as .swift-format says (CI checks it with swift format lint).
 SWIFT_SOURCES = Sources Tests Package.swift Benchmarks/Benchmarks Benchmarks/Package.swift Fuzz/Sources Fuzz/Package.swift Examples
