@@ -40,6 +40,7 @@ PLUGIN_DIR ?= $(PACKAGE_DIR)
 # this machine's own).
 DIST ?= bookworm
 ARCH ?= amd64
+OWN_BUILD = $(filter bookworm-amd64,$(DIST)-$(ARCH))
 RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 # Generated, never kept in git: scripts/generate-man says from what.
 MAN_BUILD = $(PACKAGE_DIR)/man
@@ -181,7 +182,7 @@ check-systemd: release
 # The version comes from the packaged binary (scripts/build-deb writes debian/changelog).
 # The guest's test tool for scripts/vm (not shipped): static, as the package's binary, so
 # it runs in the guest with nothing but glibc, and built beside it in .build-package.
-ifeq ($(DIST)-$(ARCH),bookworm-amd64)
+ifneq ($(OWN_BUILD),)
 vm-tools: dependencies
 	@$(SWIFT) build $(PACKAGE_FLAGS) --product virtual-sensor >&2
 else
@@ -189,7 +190,7 @@ vm-tools:
 	scripts/build-dist $(DIST) $(ARCH) --product virtual-sensor
 endif
 
-ifeq ($(DIST)-$(ARCH),bookworm-amd64)
+ifneq ($(OWN_BUILD),)
 deb: package
 	@scripts/install-dependencies --deb
 	scripts/build-deb $(PACKAGED_BINARY) $(DEB_DIR)
