@@ -1,4 +1,6 @@
-import Foundation
+// FoundationEssentials, never Foundation: Foundation links ICU and its 38 MB of data into
+// the static binary for JSONDecoder and Data alone (docs/development.md, "Size").
+import FoundationEssentials
 import Glibc
 import OrientdClient
 import OrientdCore
