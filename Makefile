@@ -23,12 +23,14 @@ HOOKS = orientd-rotate-x11 orientd-rotate-sway orientd-rotate-wlroots orientd-ro
 # The packaged binary: the Swift runtime linked in and not position-independent, which
 # keeps its resident size lowest (docs/classifier.md, "Live cost"); its relocations made
 # read-only after loading (RELRO), as Debian's toolchain does by default and Debian 13's
-# lintian asks.
+# lintian asks. Its symbols not exported: the static runtime's link arguments add
+# -export-dynamic, 0.5 MB of dynamic symbol table in a binary held to 16 MB
+# (docs/development.md, "Size") that nothing looks up: no plugin, no dlsym, no backtracer.
 # Its directory: .build-package for this machine's own (Debian 12 amd64), and
 # .build-package-DIST-ARCH for the others, which scripts/build-dist builds in Debian roots.
 PACKAGE_DIR ?= .build-package
 PACKAGE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie -Xlinker -z -Xlinker relro \
-	--scratch-path $(PACKAGE_DIR)
+	-Xlinker --no-export-dynamic --scratch-path $(PACKAGE_DIR)
 PACKAGED_BINARY = $(PACKAGE_DIR)/release/orientd
 # PREBUILT=yes: $(PACKAGED_BINARY) was built before, elsewhere (scripts/build-dist's cross
 # build, then packaged in a Debian root without Swift): package and man use it as it is.
