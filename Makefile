@@ -48,7 +48,7 @@ RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 MAN_BUILD = $(PACKAGE_DIR)/man
 DEB_DIR = $(PACKAGE_DIR)/deb
 
-.PHONY: all demo test build release benchmark benchmark-live benchmark-kernel benchmark-subscribers fuzz recordings dependencies clean help \
+.PHONY: all demo test build release benchmark benchmark-size benchmark-live benchmark-kernel benchmark-subscribers fuzz recordings dependencies clean help \
 	package package-flags install uninstall check-systemd soak format man deb check-deb vm-tools
 
 all: build
@@ -57,6 +57,7 @@ help:
 	@echo "make demo        read the accelerometer, or without one replay a bundled recording (JSON events on stdout)"
 	@echo "make test        build with warnings as errors and run every test"
 	@echo "make benchmark   print classifier and replay costs (see Benchmarks/)"
+	@echo "make benchmark-size  the .deb, its installed binary and libraries against their targets, and where the bytes go"
 	@echo "make benchmark-subscribers  print the delay from a sample to the 256th socket subscriber"
 	@echo "make benchmark-live  the running daemon's CPU, memory and system calls next to iio-sensor-proxy (umockdev)"
 	@echo "make benchmark-kernel  wake-ups, CPU and memory still and moving, next to iio-sensor-proxy (real kernel, qemu)"
@@ -95,6 +96,11 @@ test:
 
 benchmark: release
 	scripts/benchmark
+
+# make deb's package of this machine's own (Debian 12); scripts/benchmark-size DEB measures
+# any other, such as Debian 13 arm64's.
+benchmark-size: deb
+	scripts/benchmark-size
 
 benchmark-live: package
 	ORIENTD=$(CURDIR)/.build-package/release/orientd scripts/benchmark-live
