@@ -90,6 +90,9 @@ let package = Package(
             dependencies: [
                 "orientd", "OrientdCore", "OrientdLinux", "OrientdDaemon", "OrientdClient", "CUmockdev", "OrientdTestSupport",
             ]),
+        // The Debian package make deb builds, held to its size and library targets
+        // (scripts/lib/size-targets). It builds the package, so scripts/test runs it alone.
+        .testTarget(name: "PackageTests", dependencies: ["OrientdTestSupport"]),
         // orientd on a real kernel under qemu (scripts/vm): the virtual sensor below,
         // played into the daemon installed from the .deb.
         .testTarget(name: "RealKernelTests", dependencies: ["orientd", "OrientdCore", "OrientdTestSupport"]),
