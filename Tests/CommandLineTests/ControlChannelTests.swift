@@ -21,8 +21,9 @@ struct ControlChannelTests {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A daemon replaying a still, portrait recording slowly (`speed` of real time) with a
-    /// socket, and a first client connected to it.
+    /// A daemon replaying a still, portrait recording slowly (`speed` of real time, divided
+    /// by `TestTime.scale`: it must outlast the test wherever it runs) with a socket, and a
+    /// first client connected to it.
     struct SlowDaemon {
         var scratch: Scratch
         var recording: String
@@ -34,7 +35,8 @@ struct ControlChannelTests {
             scratch = try Scratch()
             recording = try scratch.write("still.csv", ControlChannelTests.portraitRecording(seconds: seconds))
             socket = temporarySocketPath()
-            daemon = try DaemonProcess(["replay", "--speed", speed, "--socket", socket] + extra + [recording])
+            let scaled = try #require(Double(speed)) / TestTime.scale
+            daemon = try DaemonProcess(["replay", "--speed", String(scaled), "--socket", socket] + extra + [recording])
             client = try ControlClient.waitingFor(socket)
         }
     }
@@ -109,8 +111,9 @@ struct ControlChannelTests {
         let signalled = Date()
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit(timeout: 5) == 0)
-        // 3 to 5 ms measured with a release build; the bound leaves room for a loaded CI.
-        #expect(Date().timeIntervalSince(signalled) < 0.5, "SIGTERM ends it at once")
+        // 3 to 5 ms measured with a release build; the bound leaves room for a loaded CI
+        // (and for emulation, where the process's own exit is ten times slower).
+        #expect(Date().timeIntervalSince(signalled) < TestTime.wait(0.5), "SIGTERM ends it at once")
         #expect(daemon.standardError.contains("SIGTERM: stopping"))
         #expect(monitor.waitForLine { $0.contains(#""event":"stopping""#) } != nil, "subscribers are told")
         #expect(monitor.waitForExit(timeout: 5) == 0)
@@ -184,7 +187,7 @@ struct ControlChannelTests {
         // slower than the daemon's writing), so only the silent client falls behind.
         for i in 0..<1200 {
             if i % 50 == 0 {
-                let deadline = Date().addingTimeInterval(20)
+                let deadline = Date().addingTimeInterval(TestTime.wait(20))
                 while digests.withLock({ $0.map(\.lines).min() ?? 0 }) < 2 * i + 2, Date() < deadline { usleep(1000) }
             }
             let reply = try driver.request(i % 2 == 0 ? "lock landscape" : "unlock")
@@ -200,7 +203,7 @@ struct ControlChannelTests {
 
         // The silent client's connection was closed: after what was buffered, end of file.
         var silentBytes = 0
-        while let line = try silent.readLine(timeout: 5) { silentBytes += line.count }
+        while let line = try silent.readLine(timeout: TestTime.wait(5)) { silentBytes += line.count }
         #expect(silentBytes < 1_000_000, "it was cut off long before the end")
 
         usleep(500_000)
@@ -223,29 +226,29 @@ struct ControlChannelTests {
 
         let garbage = try ControlClient(path: socket)
         try garbage.send(bytes: [0x00, 0x01, 0x02, 0x0a])
-        let binaryReply = try garbage.readLine(timeout: 5).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let binaryReply = try garbage.readLine(timeout: TestTime.wait(5)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         #expect(binaryReply.contains("binary data"))
         try garbage.send(bytes: [0xc3, 0x28, 0x0a])
-        #expect(String(decoding: try garbage.readLine(timeout: 5) ?? [], as: UTF8.self).contains("not valid UTF-8"))
+        #expect(String(decoding: try garbage.readLine(timeout: TestTime.wait(5)) ?? [], as: UTF8.self).contains("not valid UTF-8"))
         #expect(try garbage.request("frobnicate").contains("unknown command 'frobnicate'"))
         #expect(try garbage.request("orientation").contains(#""ok":true"#), "a good request after bad ones is served")
 
         let long = try ControlClient(path: socket)
         try long.send(bytes: Array(repeating: UInt8(ascii: "a"), count: 10_000))
-        #expect(String(decoding: try long.readLine(timeout: 5) ?? [], as: UTF8.self).contains("longer than 4096 bytes"))
-        #expect(try long.readLine(timeout: 5) == nil, "then the connection is closed")
+        #expect(String(decoding: try long.readLine(timeout: TestTime.wait(5)) ?? [], as: UTF8.self).contains("longer than 4096 bytes"))
+        #expect(try long.readLine(timeout: TestTime.wait(5)) == nil, "then the connection is closed")
 
         let flood = try ControlClient(path: socket)
         try flood.send(String(repeating: "nonsense\n", count: 20))
         var floodLines = 0
-        while (try flood.readLine(timeout: 5)) != nil { floodLines += 1 }
+        while (try flood.readLine(timeout: TestTime.wait(5))) != nil { floodLines += 1 }
         #expect(floodLines == 17, "16 refusals, one goodbye, then end of file")
 
         let half = try ControlClient(path: socket)
         try half.send(bytes: Array("lock landsc".utf8))
         half.shutdownWrite()
-        #expect(String(decoding: try half.readLine(timeout: 5) ?? [], as: UTF8.self).contains("incomplete request"))
-        #expect(try half.readLine(timeout: 5) == nil)
+        #expect(String(decoding: try half.readLine(timeout: TestTime.wait(5)) ?? [], as: UTF8.self).contains("incomplete request"))
+        #expect(try half.readLine(timeout: TestTime.wait(5)) == nil)
         #expect(try good.request("orientation").contains(#""type":"portrait-primary""#), "the lock was not guessed from half a line")
 
         #expect(try good.request("status").contains(#""ok":true"#))

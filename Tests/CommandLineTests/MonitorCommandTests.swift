@@ -36,7 +36,7 @@ struct MonitorCommandTests {
         usleep(1_500_000)  // a restart's gap: monitor keeps trying
         let second = try daemon(on: socket, scratch: scratch)
         #expect(monitor.waitForError("connected again to \(socket)"), "\(monitor.standardError)")
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(TestTime.wait(10))
         while starts(monitor) < 2 && Date() < deadline { usleep(20_000) }
         #expect(starts(monitor) == 2, "the second daemon's current state: \(monitor.output)")
         monitor.signal(SIGTERM)

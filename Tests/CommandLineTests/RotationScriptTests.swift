@@ -196,7 +196,7 @@ struct RotationScriptTests {
         defer { try? input.fileHandleForWriting.close() }
         input.fileHandleForWriting.write(Data((Change.landscape.event(previous: nil) + "\n").utf8))
         let expected = script.calls(Change.landscape.words, "DSI-1")
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(TestTime.wait(10))
         while fakes.calls != expected && Date() < deadline { usleep(20_000) }
         #expect(fakes.calls == expected)
         #expect(process.isRunning, "the script must wait for more events")

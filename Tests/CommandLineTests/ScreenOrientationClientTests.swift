@@ -17,12 +17,12 @@ struct ScreenOrientationClientTests {
     typealias SlowDaemon = ControlChannelTests.SlowDaemon
     static let speed = "0.05"
 
-    /// A daemon whose 20 s of portrait last 400 s, once it has a pose (its first event).
+    /// A daemon whose 20 s of portrait last at least 400 s, once it has a pose (its first event).
     func settledDaemon() throws -> SlowDaemon {
         let slow = try SlowDaemon(speed: Self.speed, seconds: 20)
         #expect(try slow.client.request("monitor").contains(#""ok":true"#))
         var started = false
-        while !started, let line = try slow.client.readLine(timeout: 10) {
+        while !started, let line = try slow.client.readLine(timeout: TestTime.wait(10)) {
             started = String(decoding: line, as: UTF8.self).contains(#""cause":"start""#)
         }
         #expect(started, "the daemon reported its first pose")
@@ -51,7 +51,7 @@ struct ScreenOrientationClientTests {
         #expect(try await screen.orientation() == ScreenOrientationResult(type: .landscapeSecondary, angle: 270))
         // Closing ends the connection, and with it the app's lock, as an exit would.
         screen.close()
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(TestTime.wait(5))
         while try !requests(on: slow.socket).isEmpty, Date() < deadline { usleep(20_000) }
         #expect(try requests(on: slow.socket).isEmpty)
         await #expect(throws: OrientdClientError.closed) { try await screen.orientation() }
@@ -180,9 +180,10 @@ struct ScreenOrientationClientTests {
 
         let scratch = try Scratch()
         let recording = try scratch.write("still.csv", ControlChannelTests.portraitRecording(seconds: 20))
-        let second = try DaemonProcess(["replay", "--speed", Self.speed, "--socket", socket, "--no-commands", recording])
+        let speed = String(try #require(Double(Self.speed)) / TestTime.scale)  // as SlowDaemon's
+        let second = try DaemonProcess(["replay", "--speed", speed, "--socket", socket, "--no-commands", recording])
         _ = try ControlClient.waitingFor(socket)
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(TestTime.wait(10))
         while try requests(on: socket).isEmpty, Date() < deadline { usleep(50_000) }
         #expect(try requests(on: socket) == [["landscape-primary", "landscape-secondary"]])
         #expect(try await screen.orientation() == ScreenOrientationResult(type: .landscapePrimary, angle: 90))

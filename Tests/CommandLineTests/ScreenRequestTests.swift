@@ -13,7 +13,7 @@ struct ScreenRequestTests {
 
     /// Reads the subscriber's lines until one matches; nil after `timeout`.
     func next(_ monitor: ControlClient, timeout: Double = 10, _ match: (String) -> Bool) throws -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.wait(timeout))
         while case let left = deadline.timeIntervalSinceNow, left > 0 {
             guard let line = try? monitor.readLine(timeout: left) else { return nil }
             let text = String(decoding: line.dropLast(), as: UTF8.self)
@@ -122,7 +122,11 @@ struct ScreenRequestTests {
 
         let missing = try OrientdProcess.run(["ctl", "--socket", slow.socket, "request", "landscape", "--", "/nonexistent/player"])
         #expect(missing.status == 127)
-        #expect(missing.stderr.contains("/nonexistent/player"))
+        withKnownIssue(Comment(rawValue: Emulation.failedExecUnreported)) {
+            #expect(missing.stderr.contains("/nonexistent/player"))
+        } when: {
+            Emulation.qemuUser
+        }
 
         let misplaced = try OrientdProcess.run(["ctl", "--socket", slow.socket, "status", "--", "true"])
         #expect(misplaced.status == 64)

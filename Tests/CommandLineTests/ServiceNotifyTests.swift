@@ -22,8 +22,8 @@ struct ServiceNotifyTests {
             try #require(r == 0)
         }
 
-        /// Every message that arrives within `seconds`.
-        func messages(for seconds: Double) -> [String] {
+        /// Every message that arrives within `seconds`, or until one satisfies `last`.
+        func messages(for seconds: Double, until last: (String) -> Bool = { _ in false }) -> [String] {
             var out: [String] = []
             let deadline = Date().addingTimeInterval(seconds)
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -31,7 +31,9 @@ struct ServiceNotifyTests {
                 var p = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 guard poll(&p, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 else { continue }
                 let n = recv(descriptor, &buffer, buffer.count, 0)
-                if n > 0 { out.append(String(decoding: buffer[0..<n], as: UTF8.self)) }
+                guard n > 0 else { continue }
+                out.append(String(decoding: buffer[0..<n], as: UTF8.self))
+                if last(out[out.count - 1]) { break }
             }
             return out
         }
@@ -50,19 +52,22 @@ struct ServiceNotifyTests {
         let daemon = try DaemonProcess(
             ["replay", "--speed", "0.5", "--no-commands", recording],
             environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
-        let early = notify.messages(for: 1.5)
+        // Until READY=1 (a wait, as long as the start takes), then the watchdog's pace for a
+        // second (a measurement: not scaled).
+        let start = notify.messages(for: TestTime.wait(5)) { $0.hasPrefix("READY=1") }
+        let paced = notify.messages(for: 1.0)
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit(timeout: 5) == 0)
-        let late = notify.messages(for: 0.3)
-        let all = early + late
+        let late = notify.messages(for: TestTime.wait(0.3))
+        let all = start + paced + late
 
         let ready = all.firstIndex { $0.hasPrefix("READY=1") }
         #expect(ready != nil, "\(all)")
         #expect(all.filter { $0.hasPrefix("READY=1") }.count == 1, "READY=1 once, without a reload: \(all)")
         #expect(all.first { $0.hasPrefix("READY=1") }?.contains("STATUS=replaying \(recording)") == true)
         #expect(all.contains { $0.hasPrefix("STATUS=") && $0.contains("screen portrait-primary, device portrait, unlocked") })
-        let watchdogs = early.filter { $0 == "WATCHDOG=1" }.count
-        #expect((10...20).contains(watchdogs), "every 100 ms for 1.5 s: \(watchdogs)")
+        let watchdogs = paced.filter { $0 == "WATCHDOG=1" }.count
+        #expect((7...13).contains(watchdogs), "every 100 ms for 1 s: \(watchdogs)")
         #expect(late.contains { $0.hasPrefix("STOPPING=1") && $0.contains("SIGTERM") })
         #expect(all.last?.hasPrefix("STOPPING=1") == true, "nothing after STOPPING=1")
     }
@@ -76,7 +81,7 @@ struct ServiceNotifyTests {
         let daemon = try DaemonProcess(
             ["run", "--wait", "--device", "iio:device97", "--no-config", "--socket", socket],
             environment: ["NOTIFY_SOCKET": notify.path])
-        let messages = notify.messages(for: 1.0)
+        let messages = notify.messages(for: TestTime.wait(1.0)) { $0.hasPrefix("READY=1") }
         let ready = messages.first { $0.hasPrefix("READY=1") }
         #expect(ready?.contains("waiting") == true, "systemctl start would time out: \(messages)")
         let status = try OrientdProcess.run(["ctl", "--socket", socket, "status"])

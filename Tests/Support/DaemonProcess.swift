@@ -87,10 +87,11 @@ public final class DaemonProcess: Sendable {
         try? input.close()
     }
 
-    /// Waits until some output line satisfies `match`; returns it, or nil after `timeout`.
+    /// Waits until some output line satisfies `match`; returns it, or nil after `timeout`
+    /// (a wait: `TestTime` scales it).
     @discardableResult
     public func waitForLine(timeout: Double = 10, _ match: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.wait(timeout))
         while Date() < deadline {
             if let line = output.first(where: match) { return line }
             usleep(10_000)
@@ -100,7 +101,7 @@ public final class DaemonProcess: Sendable {
 
     /// Waits until stderr contains `text`.
     public func waitForError(_ text: String, timeout: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.wait(timeout))
         while Date() < deadline {
             if standardError.contains(text) { return true }
             usleep(10_000)
@@ -114,7 +115,7 @@ public final class DaemonProcess: Sendable {
 
     /// Waits for the exit; the status (or nil after `timeout`, when it is killed).
     public func waitForExit(timeout: Double = 20) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.wait(timeout))
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
@@ -146,7 +147,7 @@ extension ControlClient {
     /// Every line is checked against the schema (`PrintedLines`).
     public func request(_ line: String) throws -> String {
         try send(line)
-        while let reply = try readLine(timeout: 10) {
+        while let reply = try readLine(timeout: TestTime.wait(10)) {
             let text = String(decoding: reply.dropLast(), as: UTF8.self)
             PrintedLines.check([text], from: "the control socket (after '\(line)')")
             if text.hasPrefix(#"{"reply""#) { return text }
@@ -174,7 +175,7 @@ extension ControlClient {
 
     /// Connects, retrying while the daemon is starting.
     public static func waitingFor(_ path: String, timeout: Double = 10) throws -> ControlClient {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.wait(timeout))
         while true {
             do {
                 return try ControlClient(path: path)
