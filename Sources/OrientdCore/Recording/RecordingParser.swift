@@ -231,7 +231,8 @@ public struct RecordingParser: Sendable {
         }
         guard digits <= 15 else { return nil }
         i = j
-        var value = Double(mantissa)
+        // Below 2⁵³ both conversions are exact; the signed one is a single instruction.
+        var value = Double(Int64(bitPattern: mantissa))
         value = decimals > 0 ? value / powers[decimals] : value
         return negative ? -value : value
     }
