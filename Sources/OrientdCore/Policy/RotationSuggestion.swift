@@ -52,6 +52,9 @@ public struct RotationSuggestion: Hashable, Sendable {
     /// Brings the offer in line with the policy after any change (a sample, a command, a
     /// mode) at `time`.
     public mutating func update(_ policy: ScreenPolicy, at time: Double) -> [Change] {
+        // Nothing standing and the same pose: nothing can change. Most samples, so said
+        // first: working out `policy.suggestion` for them cost 2.5 % of `replay --fast`.
+        if offer == nil, policy.device == pose { return [] }
         var changes: [Change] = []
         // The first pose after start is not a turn: a lock restored at boot offers nothing.
         let settled = pose != .unknown && policy.device != pose
