@@ -158,6 +158,9 @@ public struct RecordingParser: Sendable {
 
     /// A plain line in order takes the one-pass path; any other line, or one that goes
     /// back in time, `anySampleLine`, which reads it again and says what is wrong.
+    /// Inlined into `consume`, which then builds its item in place: returned through a
+    /// copy, the item was read back before its stores had landed, a stall (perf).
+    @inline(__always)
     private mutating func sampleLine(_ bytes: UnsafeBufferPointer<UInt8>, _ end: Int) -> Item {
         if let (sample, next) = Self.plainSample(bytes, end, powersOfTen), sample.time >= lastTime {
             if fieldCount == 4, next == end {
