@@ -186,6 +186,32 @@ struct RecordingParserTests {
         #expect(Array("\0\09.5".utf8).withUnsafeBufferPointer { DecimalParser.parse($0, 0, $0.count) } == .notANumber)
         #expect(Array("9.5\n\0".utf8).withUnsafeBytes { DecimalParser.parse($0) } == .value(9.5))
     }
+
+    @Test("a plain line, read in one pass, gives Double(String)'s values, as the general path does")
+    func onePassAgreesWithGeneralPath() {
+        var random = TestRandom(state: 37)
+        // Random digits, not a double's: a double printed long reads back as itself
+        // whichever way it is rounded. 1 to 18 digits, on both sides of the one-pass
+        // path's limit of 15, where a mantissa rounded before its division can be wrong.
+        func field() -> String {
+            let digits = (0..<(1 + Int(random.next() % 18))).map { _ in String(random.next() % 10) }.joined()
+            let point = Int(random.next() % UInt64(digits.count + 1))
+            let sign = random.next() % 2 == 0 ? "-" : ""
+            let fraction = digits.dropFirst(point)
+            return sign + (point == 0 ? "0" : String(digits.prefix(point))) + (fraction.isEmpty ? "" : "." + fraction)
+        }
+        for _ in 0..<5000 {
+            let fields = [String(field().filter { $0 != "-" }), field(), field(), field()]
+            let expected = fields.map { Double($0)! }
+            let line = fields.joined(separator: ",")
+            // One pass; the general path (a leading blank); one pass with a label.
+            for (columns, input) in [("time,x,y,z", line), ("time,x,y,z", " " + line), ("time,x,y,z,expect", line + ",portrait")] {
+                let read = samples(parse("\(columns)\n\(input)\n"))
+                let values = read.map { [$0.time, $0.acceleration.x, $0.acceleration.y, $0.acceleration.z] }
+                #expect(values == [expected], "\(input)")
+            }
+        }
+    }
 }
 
 @Suite("Recording writer")
