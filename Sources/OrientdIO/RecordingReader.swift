@@ -69,6 +69,7 @@ public struct RecordingReader {
         }
         do {
             try reader.forEachLine { line in
+                if let sample = parser.plainSample(line: line) { return try handle(.sample(sample, expect: nil)) }
                 let item = parser.consume(line: line)
                 return try dispatch(item, parser)
             } overlong: {

@@ -210,6 +210,17 @@ struct RecordingParserTests {
                 let values = read.map { [$0.time, $0.acceleration.x, $0.acceleration.y, $0.acceleration.z] }
                 #expect(values == [expected], "\(input)")
             }
+            // The reader's hot path takes a plain line (15 digits a field at most) alone,
+            // and leaves any other.
+            let plain = fields.allSatisfy { $0.filter(\.isNumber).count <= 15 }
+            var parser = RecordingParser(source: "test.csv")
+            _ = parser.consume(line: "time,x,y,z")
+            for (input, taken) in [(line, plain), (" " + line, false)] {
+                let sample = Array(input.utf8).withUnsafeBufferPointer { parser.plainSample(line: $0) }
+                let values = sample.map { [$0.time, $0.acceleration.x, $0.acceleration.y, $0.acceleration.z] }
+                #expect(values == (taken ? expected : nil), "\(input)")
+            }
+            #expect(parser.lineNumber == (plain ? 2 : 1))
         }
     }
 }

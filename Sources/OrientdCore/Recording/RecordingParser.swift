@@ -72,6 +72,23 @@ public struct RecordingParser: Sendable {
         return headerLine(line, end)
     }
 
+    /// The hot path of a recording without labels: the next line when it is a plain sample
+    /// in order, read and counted; nil, with nothing read, for any other line, which then
+    /// goes to `consume(line:)`. A `Sample` costs less to hand back than an `Item`, which
+    /// the caller read back before its stores had landed: 3 % of `replay --fast`'s CPU
+    /// time (perf stat).
+    public mutating func plainSample(line: UnsafeBufferPointer<UInt8>) -> Sample? {
+        guard inSamples, fieldCount == 4 else { return nil }
+        var end = line.count
+        if end > 0, line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        guard let (sample, next) = Self.plainSample(line, end, powersOfTen), next == end, sample.time >= lastTime else {
+            return nil
+        }
+        lineNumber += 1
+        lastTime = sample.time
+        return sample
+    }
+
     /// Convenience for tests and small inputs.
     public mutating func consume(line: String) -> Item {
         var copy = line
