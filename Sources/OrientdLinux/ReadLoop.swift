@@ -26,7 +26,11 @@ struct ReadLoop {
     /// so a device found in sysfs but not yet announced is left for its event (on the real
     /// kernel one was opened in that gap: EACCES on its buffer). And the kernel sends the
     /// remove event before the device leaves sysfs, so a look right after can still find it.
-    var announced: Set<String>?
+    /// Each is kept with udev's `USEC_INITIALIZED`, which a new device has anew: a sensor
+    /// unplugged and plugged again can be given the same name before udev has sent the old
+    /// one's remove (on the arm64 kernel: EACCES on its buffer), and only its announcement
+    /// may open the new one.
+    var announced: [String: String]?
     /// The `ACCEL_MOUNT_MATRIX` udev gave the device being read when it was opened.
     var mountMatrixProperty: String?
 
@@ -67,9 +71,9 @@ struct ReadLoop {
                 if monitor == nil {
                     found = present
                 } else if let announced {
-                    found = present.filter { announced.contains($0.candidate.id) }
+                    found = present.filter { announced[$0.candidate.id] == Self.instance(of: $0.udev) }
                 } else {
-                    announced = Set(present.map(\.candidate.id))
+                    announced = Dictionary(present.map { ($0.candidate.id, Self.instance(of: $0.udev)) }) { first, _ in first }
                     found = present
                 }
             } catch {
@@ -333,10 +337,16 @@ struct ReadLoop {
         return end
     }
 
+    /// Which device of that name it is: udev's `USEC_INITIALIZED`, set once per device when
+    /// udev first sees it ("" where there is none, as under umockdev: the name alone).
+    static func instance(of device: UdevDevice?) -> String {
+        device?.properties["USEC_INITIALIZED"] ?? ""
+    }
+
     mutating func note(_ event: UdevMonitor.Event) {
         switch event.action {
-        case .remove: announced?.remove(event.device.sysname)
-        case .add, .change: announced?.insert(event.device.sysname)
+        case .remove: announced?[event.device.sysname] = nil
+        case .add, .change: announced?[event.device.sysname] = Self.instance(of: event.device)
         default: break
         }
     }
