@@ -35,9 +35,13 @@ struct ControlChannelTests {
             scratch = try Scratch()
             recording = try scratch.write("still.csv", ControlChannelTests.portraitRecording(seconds: seconds))
             socket = temporarySocketPath()
-            let scaled = try #require(Double(speed)) / TestTime.scale
-            daemon = try DaemonProcess(["replay", "--speed", String(scaled), "--socket", socket] + extra + [recording])
+            daemon = try DaemonProcess(["replay", "--speed", try Self.scaled(speed), "--socket", socket] + extra + [recording])
             client = try ControlClient.waitingFor(socket)
+        }
+
+        /// `speed` divided by `TestTime.scale`: a replay that lasts as many times longer.
+        static func scaled(_ speed: String) throws -> String {
+            String(try #require(Double(speed)) / TestTime.scale)
         }
     }
 

@@ -180,7 +180,7 @@ struct ScreenOrientationClientTests {
 
         let scratch = try Scratch()
         let recording = try scratch.write("still.csv", ControlChannelTests.portraitRecording(seconds: 20))
-        let speed = String(try #require(Double(Self.speed)) / TestTime.scale)  // as SlowDaemon's
+        let speed = try SlowDaemon.scaled(Self.speed)
         let second = try DaemonProcess(["replay", "--speed", speed, "--socket", socket, "--no-commands", recording])
         _ = try ControlClient.waitingFor(socket)
         let deadline = Date().addingTimeInterval(TestTime.wait(10))
