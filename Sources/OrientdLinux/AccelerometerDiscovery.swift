@@ -74,9 +74,16 @@ public struct AccelerometerDiscovery {
             device: device.id, override: mountMatrixOverride, udevProperty: found.udev?.properties["ACCEL_MOUNT_MATRIX"],
             attribute: attribute)
         var issues = calibrationIssues + resolved.issues
-        let buffered =
+        let hasBuffer =
             ["accel_x", "accel_y", "accel_z"].allSatisfy { device.channel($0)?.isScanElement == true }
             && (found.udev?.hasBufferedAccelerometer ?? true)
+        // An I2C chip without an interrupt line (kxcjk1013, bmc150, st_accel, mpu6050 on a
+        // board that wires none) has a buffer that samples on a trigger, none set
+        // (`trigger/current_trigger` empty) and none of its own: enabled, it fails or
+        // (bmc150) stays silent.
+        let awaitsTrigger = attribute("trigger/current_trigger").map { $0.trimmingSysfs.isEmpty } ?? false
+        let triggerless = hasBuffer && awaitsTrigger && BufferedScans.trigger(for: device) == nil
+        let buffered = hasBuffer && !triggerless
         let available = attribute("sampling_frequency_available") ?? attribute("in_accel_sampling_frequency_available")
         var frequency = AttributeValue.number(attribute("sampling_frequency") ?? attribute("in_accel_sampling_frequency"))
         let setting =
@@ -107,6 +114,8 @@ public struct AccelerometerDiscovery {
         let info = AccelerometerInfo(
             candidate: found.candidate, calibration: calibration, mountMatrix: resolved.matrix,
             mountMatrixSource: resolved.source, readPath: buffered ? .buffered : .polled,
+            polledBecause: triggerless
+                ? "its buffer has no trigger (trigger/current_trigger is empty and the driver made none: no interrupt line)" : nil,
             samplingFrequency: samplingFrequency,
             samplingFrequencyAvailable: available?.trimmingSysfs, samplingFrequencySetting: setting, issues: issues,
             location: found.udev?.syspath ?? "\(context.uri) \(device.id)")

@@ -15,6 +15,8 @@ public struct AccelerometerInfo: Sendable {
     public var mountMatrix: MountMatrix
     public var mountMatrixSource: MountMatrixSource
     public var readPath: ReadPath
+    /// Why a sensor with a buffer is polled, when it is.
+    public var polledBecause: String?
     /// The sampling frequency in effect (set from `sampling_frequency_available` when the
     /// device offers a choice), if the device has one.
     public var samplingFrequency: Double?

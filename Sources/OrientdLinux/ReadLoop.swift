@@ -274,6 +274,7 @@ struct ReadLoop {
             } catch {
                 emit(.warning("\(device.id): buffered reading failed (\(error)); polling instead"))
                 info.readPath = .polled
+                info.polledBecause = "buffered reading failed (\(error))"
             }
         }
         return PolledAxes.open(device, syspath: syspath).map { .polled($0) }

@@ -59,7 +59,10 @@ public struct SensorSource: SampleSource {
                                 name: info.candidate.name, location: info.candidate.location, read: info.readPath.rawValue,
                                 rate: info.samplingFrequency),
                             device: info.candidate.id, time: service.withService { $0.pipeline.lastTime }))
-                    service.post(.note("reading \(info.candidate.id) (\(info.candidate.name ?? "unnamed")), \(info.readPath.rawValue)"))
+                    service.post(
+                        .note(
+                            "reading \(info.candidate.id) (\(info.candidate.name ?? "unnamed")), \(info.readPath.rawValue)"
+                                + (info.polledBecause.map { ": \($0)" } ?? "")))
                     service.post(.opened("reading \(info.candidate.id), \(info.readPath.rawValue)"))
                 case .lost(let device, let reason):
                     service.setReadingRate(nil)

@@ -139,7 +139,7 @@ struct List: ParsableCommand {
                 print("    error             \(error ?? "")")
                 continue
             }
-            print("    read              \(info.readPath.rawValue)")
+            print("    read              \(info.readPath.rawValue)\(info.polledBecause.map { " (\($0))" } ?? "")")
             print("    mount matrix      \(info.mountMatrix) (\(info.mountMatrixSource.rawValue))")
             let s = info.calibration.scale
             print(
