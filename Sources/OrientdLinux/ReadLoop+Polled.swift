@@ -20,14 +20,33 @@ extension ReadLoop {
         emit(.pace(device: device.id, .full, hz: configuration.rate))
         var deadline = ReadLoop.monotonic()
         var failures = ReadFailures(interval: interval)
+        var slowReads = info.samplingFrequency.map {
+            SlowPolledReads(interval: interval, available: info.samplingFrequencyAvailable, rate: $0)
+        }
         while true {
             var raw = (x: 0.0, y: 0.0, z: 0.0)
             var readError: IIOError?
+            let began = ReadLoop.monotonic()
             switch axes.read() {
             case .success(let values): raw = values
             case .failure(let error): readError = error
             }
             let now = ReadLoop.monotonic()
+            if readError == nil, let faster = slowReads?.observe(readTook: now - began), let setting = info.samplingFrequencySetting {
+                let from = slowReads?.rate ?? 0
+                switch setting.set(faster, on: device, read: AccelerometerDiscovery.attributeReader(device: device, udev: nil)) {
+                case .success(let inForce):
+                    slowReads?.set(inForce)
+                    emit(
+                        .warning(
+                            "\(device.id): a polled read took \(Int(((now - began) * 1000).rounded())) ms at "
+                                + "\(SamplingFrequencySetting.format(from)) Hz (its driver waits for a conversion on each read); "
+                                + "sampling frequency raised to \(SamplingFrequencySetting.format(inForce)) Hz"))
+                case .failure(let issue):
+                    slowReads?.set(nil)
+                    emit(.warning("\(issue)"))
+                }
+            }
             if let readError {
                 if readError.isNoDevice { return .failed("\(readError)") }
                 if let report = failures.failed(at: now) {

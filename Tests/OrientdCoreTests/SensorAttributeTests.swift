@@ -186,3 +186,50 @@ struct ReadFailuresTests {
                 == "iio:device0: reading again after 7 failed reads")
     }
 }
+
+@Suite("Slow polled reads")
+struct SlowPolledReadsTests {
+    let lis3dh = "1 10 25 50 100 200 400 1600"
+
+    @Test("three slow reads in a row raise the rate to the next offered, step by step, up to 8 times the poll rate")
+    func raises() {
+        var reads = SlowPolledReads(interval: 0.02, available: lis3dh, rate: 50)
+        #expect(reads.observe(readTook: 0.12) == nil)
+        #expect(reads.observe(readTook: 0.12) == nil)
+        #expect(reads.observe(readTook: 0.12) == 100)
+        reads.set(100)
+        var raised: [Double] = []
+        for _ in 0..<30 {
+            if let next = reads.observe(readTook: 0.06) {
+                raised.append(next)
+                reads.set(next)
+            }
+        }
+        // 1600 Hz is above 8 × 50 Hz: a slow bus, not a conversion wait, is not chased.
+        #expect(raised == [200, 400])
+        #expect(reads.rate == 400)
+    }
+
+    @Test("a fast read breaks the run; a read within a quarter of the interval is not slow")
+    func patience() {
+        var reads = SlowPolledReads(interval: 0.02, available: lis3dh, rate: 50)
+        for _ in 0..<10 {
+            #expect(reads.observe(readTook: 0.03) == nil)
+            #expect(reads.observe(readTook: 0.03) == nil)
+            #expect(reads.observe(readTook: 0.004) == nil)
+        }
+        #expect(reads.observe(readTook: 0.005) == nil)
+    }
+
+    @Test("no list (a HID sensor hub), or a driver that refused, is never raised")
+    func nothingToRaise() {
+        var hub = SlowPolledReads(interval: 0.02, available: nil, rate: 50)
+        for _ in 0..<10 { #expect(hub.observe(readTook: 0.1) == nil) }
+        var refusing = SlowPolledReads(interval: 0.02, available: lis3dh, rate: 50)
+        for _ in 0..<2 { _ = refusing.observe(readTook: 0.1) }
+        #expect(refusing.observe(readTook: 0.1) == 100)
+        refusing.set(nil)
+        for _ in 0..<10 { #expect(refusing.observe(readTook: 0.1) == nil) }
+        #expect(refusing.rate == 50)
+    }
+}
