@@ -3,9 +3,43 @@
 // struct uhid_event is a packed struct of unions, which Swift cannot reach into: these
 // inline functions are the only way in, and do nothing else. (The uinput switch uses
 // libevdev's uinput support, through CEvdev.)
+// /dev/i2c-N's SMBus transfers, for the I2C chips on i2c-stub: the I2C_SMBUS ioctl takes a
+// union and is variadic, which Swift cannot call; vd_smbus is the one way in.
 #include <stdint.h>
 #include <linux/uhid.h>
+#include <linux/i2c.h>
+#include <linux/i2c-dev.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <signal.h>
 #include <string.h>
+
+/// Talks to the chip at `address` even while a kernel driver owns it (I2C_SLAVE_FORCE):
+/// the feeder writes the registers the driver reads.
+static inline int vd_i2c_force_address(int fd, uint16_t address) { return ioctl(fd, I2C_SLAVE_FORCE, (unsigned long)address); }
+
+/// One SMBus transfer: `size` is I2C_SMBUS_BYTE_DATA, _WORD_DATA or _I2C_BLOCK_DATA;
+/// `data` holds a byte, a little-endian word, or up to 32 bytes (`length` of them).
+static inline int vd_smbus(int fd, uint8_t read_write, uint8_t command, uint32_t size, uint8_t *data, uint8_t length) {
+    union i2c_smbus_data value;
+    memset(&value, 0, sizeof(value));
+    if (length > I2C_SMBUS_BLOCK_MAX) length = I2C_SMBUS_BLOCK_MAX;
+    if (size == I2C_SMBUS_I2C_BLOCK_DATA) {
+        value.block[0] = length;
+        if (read_write == I2C_SMBUS_WRITE) memcpy(&value.block[1], data, length);
+    } else if (read_write == I2C_SMBUS_WRITE) {
+        if (size == I2C_SMBUS_WORD_DATA) value.word = (uint16_t)(data[0] | data[1] << 8);
+        else value.byte = data[0];
+    }
+    struct i2c_smbus_ioctl_data request = {.read_write = read_write, .command = command, .size = size, .data = &value};
+    int result = ioctl(fd, I2C_SMBUS, &request);
+    if (result >= 0 && read_write == I2C_SMBUS_READ) {
+        if (size == I2C_SMBUS_I2C_BLOCK_DATA) memcpy(data, &value.block[1], length);
+        else if (size == I2C_SMBUS_WORD_DATA) { data[0] = value.word & 0xff; data[1] = value.word >> 8; }
+        else data[0] = value.byte;
+    }
+    return result;
+}
 
 static inline size_t vd_uhid_event_size(void) { return sizeof(struct uhid_event); }
 static inline uint32_t vd_uhid_type(const struct uhid_event *e) { return e->type; }

@@ -16,8 +16,9 @@ extension VirtualSensorCommand {
                 subscribes to the daemon's socket, and starts the recording at the daemon's \
                 first read (polled) or when the driver switches reporting on (buffered). \
                 After the last sample the sensor is unplugged and, after --settle seconds, \
-                the orientation events are printed with 'time' on the recording's clock: \
-                the moment the first sample is sent is the recording's first timestamp. \
+                every event the daemon printed (orientation, sensor, mode ...) is printed \
+                with 'time' on the recording's clock: the moment the first sample is sent \
+                is the recording's first timestamp. \
                 The devices' log goes to standard error.
                 """)
 
@@ -26,6 +27,14 @@ extension VirtualSensorCommand {
 
         @Flag(help: "Check that the daemon reads the sensor this way (its --poll makes it poll).")
         var readPath: ReadPath?
+
+        @Option(
+            help: ArgumentHelp(
+                "Play through this I2C chip on i2c-stub, read by the kernel's own driver, instead of a HID sensor hub.",
+                discussion: "One of \(StubChip.allCases.map(\.name).joined(separator: ", ")); the stub adapter must be loaded "
+                    + "with its address (scripts/vm play --driver does it).",
+                valueName: "chip"))
+        var driver: StubChip?
 
         @Option(help: "The daemon's control socket.")
         var socket = ControlSocket.systemPath
@@ -38,7 +47,13 @@ extension VirtualSensorCommand {
 
         func run() throws {
             let playback = try Playback(path: recording, loops: false, warn: printError)
-            let sensor = VirtualAccelerometer(location: .display, playback: playback, start: .onDemand, log: printError)
+            let sensor: any PlayedAccelerometer
+            if let driver {
+                sensor = I2CAccelerometer(
+                    chip: driver, location: .display, playback: playback, start: .onDemand, bus: try I2CStubBus(), log: printError)
+            } else {
+                sensor = VirtualAccelerometer(location: .display, playback: playback, start: .onDemand, log: printError)
+            }
             sensor.armed = false
             let hardware = VirtualHardware(log: printError)
             hardware.display = sensor
@@ -73,15 +88,21 @@ extension VirtualSensorCommand {
             guard let origin = session.origin, let started = sensor.playback.start else {
                 throw VirtualDeviceError("the daemon never read the sensor: no sample was asked for")
             }
-            // Which way the daemon read, as the device saw it: a polled read of
-            // in_accel_*_raw is a get-report of the input report, three a sample. The
-            // driver switches reporting on for those too, so input reports flow either
-            // way; only polling asks for more reports than the hub sends.
-            let found = sensor.readsAnswered > sensor.reportsSent ? ReadPath.poll : ReadPath.buffered
-            printError(
-                #"{"event":"read","reads":\#(sensor.readsAnswered),"reports":\#(sensor.reportsSent),"path":"\#(found.rawValue)"}"#)
-            if let readPath, found != readPath {
-                throw VirtualDeviceError("the daemon read the sensor \(found.rawValue), not \(readPath.rawValue)")
+            if let hub = sensor as? VirtualAccelerometer {
+                // Which way the daemon read, as the device saw it: a polled read of
+                // in_accel_*_raw is a get-report of the input report, three a sample. The
+                // driver switches reporting on for those too, so input reports flow either
+                // way; only polling asks for more reports than the hub sends.
+                let found = hub.readsAnswered > hub.reportsSent ? ReadPath.poll : ReadPath.buffered
+                printError(
+                    #"{"event":"read","reads":\#(hub.readsAnswered),"reports":\#(hub.reportsSent),"path":"\#(found.rawValue)"}"#)
+                if let readPath, found != readPath {
+                    throw VirtualDeviceError("the daemon read the sensor \(found.rawValue), not \(readPath.rawValue)")
+                }
+            } else if let chip = sensor as? I2CAccelerometer {
+                // A register file cannot count reads; the chips on i2c-stub have no interrupt
+                // line, so no trigger of their own: the daemon polls unless a trigger is given.
+                printError(#"{"event":"read","driver":"\#(chip.chip.name)","readingsWritten":\#(chip.readingsWritten)}"#)
             }
             // Live times count from the daemon's clock origin; the recording's from its
             // first sample, which was sent at `started`.
@@ -91,7 +112,7 @@ extension VirtualSensorCommand {
             printError(
                 #"{"event":"summary","plugged":\#(JSONLineWriter.number(plugged)),"answered":\#(session.connectedAt.map { JSONLineWriter.number($0) } ?? "null"),"started":\#(JSONLineWriter.number(started)),"origin":\#(JSONLineWriter.number(origin)),"firstEvent":\#(firstEvent),"events":\#(session.events.count)}"#
             )
-            for line in orientations {
+            for line in session.events {
                 printOutput(line.retimed(by: shift))
             }
         }
@@ -201,3 +222,5 @@ struct EventLine {
             + String(decoding: bytes[end...], as: UTF8.self)
     }
 }
+
+extension StubChip: ExpressibleByArgument {}

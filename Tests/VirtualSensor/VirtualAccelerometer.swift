@@ -1,5 +1,6 @@
 import OrientdCore
 import OrientdIO
+import SystemPackage
 
 /// A HID sensor hub with one 3D accelerometer, playing a recording: what a tablet's
 /// Integrated Sensor Hub looks like to Linux. The kernel's hid-sensor-hub and
@@ -10,7 +11,7 @@ import OrientdIO
 /// newest sample due; once the driver has switched reporting on (a buffer is enabled),
 /// each sample is sent as an input report when it is due, no faster than the report
 /// interval the driver set (`in_accel_sampling_frequency`).
-final class VirtualAccelerometer {
+final class VirtualAccelerometer: PlayedAccelerometer {
     /// When the recording's first sample is sent.
     enum Start {
         /// When the device is plugged.
@@ -67,6 +68,9 @@ final class VirtualAccelerometer {
         self.device = nil
         log(#"{"event":"unplugged","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#)
     }
+
+    var descriptor: FileDescriptor? { device?.descriptor }
+    var driver: String { "hid-sensor-accel-3d" }
 
     private var streaming: Bool { properties.powerOn && properties.reportingOn }
 

@@ -1,3 +1,4 @@
+import CVirtualDevices
 import Glibc
 import OrientdCore
 import OrientdIO
@@ -8,8 +9,8 @@ import SystemPackage
 /// unplugs and turns them. One poll(2) loop answers the drivers' requests and sends each
 /// sample when it is due.
 final class VirtualHardware {
-    var display: VirtualAccelerometer?
-    var base: VirtualAccelerometer?
+    var display: (any PlayedAccelerometer)?
+    var base: (any PlayedAccelerometer)?
     var tabletSwitch: TabletModeSwitch?
     private var control: FileDescriptor?
     private var controlBuffer: [UInt8] = []
@@ -20,7 +21,7 @@ final class VirtualHardware {
         self.log = log
     }
 
-    var accelerometers: [VirtualAccelerometer] { [display, base].compactMap { $0 } }
+    var accelerometers: [any PlayedAccelerometer] { [display, base].compactMap { $0 } }
 
     /// Commands arrive as lines on `path`, a FIFO made here if missing: `unplug`, `plug`
     /// (each optionally naming `display`, `base` or `switch`; all when none is named),
@@ -37,8 +38,16 @@ final class VirtualHardware {
         }
     }
 
-    /// Runs until `until` says stop, `quit` arrives, or nothing is left to play.
+    /// Runs until `until` says stop, `quit` arrives, SIGTERM, SIGINT or SIGHUP, or nothing
+    /// is left to play. The signals are taken through a signalfd so that the owner's
+    /// `unplugAll` runs: an I2C chip, unlike a uhid device, outlives the process.
     func run(until shouldStop: (Double) -> Bool = { _ in false }) throws(VirtualDeviceError) {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let signalDescriptor = signalfd(-1, &signals, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
+        defer { if signalDescriptor >= 0 { close(signalDescriptor) } }
         while !quit {
             let now = Pacer.monotonicNow()
             if shouldStop(now) { return }
@@ -48,14 +57,19 @@ final class VirtualHardware {
             }
             var fds: [pollfd] = []
             for sensor in accelerometers {
-                if let device = sensor.device { fds.append(pollfd(fd: device.descriptor.rawValue, events: Int16(POLLIN), revents: 0)) }
+                if let descriptor = sensor.descriptor { fds.append(pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)) }
             }
             if let control { fds.append(pollfd(fd: control.rawValue, events: Int16(POLLIN), revents: 0)) }
+            if signalDescriptor >= 0 { fds.append(pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0)) }
             // Wake at least every 50 ms, so `until` is checked and nothing waits on a
             // deadline that a request moved.
             let wait = max(0, min(next.map { $0 - Pacer.monotonicNow() } ?? 0.05, 0.05))
             if poll(&fds, nfds_t(fds.count), Int32((wait * 1000).rounded(.up))) < 0 && errno != EINTR {
                 throw VirtualDeviceError("poll: \(Errno(rawValue: errno))")
+            }
+            if signalDescriptor >= 0, fds.last?.revents ?? 0 != 0 {
+                log(#"{"event":"signal","message":"stopping: unplugging the devices"}"#)
+                return
             }
             for sensor in accelerometers { try sensor.serveRequests() }
             try readControl()

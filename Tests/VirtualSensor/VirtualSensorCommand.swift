@@ -55,6 +55,12 @@ extension VirtualSensorCommand {
         @Option(name: .customLong("switch"), help: "A tablet-mode switch, in this position (laptop or tablet).")
         var tabletSwitch: SwitchPosition?
 
+        @Option(help: ArgumentHelp("The display accelerometer is this I2C chip on i2c-stub, not a HID sensor hub.", valueName: "chip"))
+        var driver: StubChip?
+
+        @Option(help: ArgumentHelp("The base accelerometer is this I2C chip on i2c-stub.", valueName: "chip"))
+        var baseDriver: StubChip?
+
         @Flag(help: "Play the recordings again from the start after their end.")
         var loop = false
 
@@ -67,15 +73,18 @@ extension VirtualSensorCommand {
         func run() throws {
             let hardware = VirtualHardware(log: printOutput)
             let start: VirtualAccelerometer.Start = onDemand ? .onDemand : .atPlug
-            if let display {
-                hardware.display = VirtualAccelerometer(
-                    location: .display, playback: try Playback(path: display, loops: loop, warn: printError), start: start,
-                    log: printOutput)
+            let bus = driver == nil && baseDriver == nil ? nil : try I2CStubBus()
+            func accelerometer(_ path: String, _ location: VirtualAccelerometer.Location, _ chip: StubChip?) throws
+                -> any PlayedAccelerometer
+            {
+                let playback = try Playback(path: path, loops: loop, warn: printError)
+                if let chip, let bus {
+                    return I2CAccelerometer(chip: chip, location: location, playback: playback, start: start, bus: bus, log: printOutput)
+                }
+                return VirtualAccelerometer(location: location, playback: playback, start: start, log: printOutput)
             }
-            if let base {
-                hardware.base = VirtualAccelerometer(
-                    location: .base, playback: try Playback(path: base, loops: loop, warn: printError), start: start, log: printOutput)
-            }
+            if let display { hardware.display = try accelerometer(display, .display, driver) }
+            if let base { hardware.base = try accelerometer(base, .base, baseDriver) }
             if let tabletSwitch { hardware.tabletSwitch = TabletModeSwitch(tablet: tabletSwitch == .tablet) }
             guard display != nil || base != nil || tabletSwitch != nil else {
                 throw ValidationError("name at least one device: --display, --base or --switch")

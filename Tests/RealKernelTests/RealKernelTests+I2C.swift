@@ -1,0 +1,95 @@
+import Foundation
+import OrientdTestSupport
+import Testing
+
+/// The I2C accelerometers tablets and boards ship, on the real kernel: i2c-stub makes an
+/// SMBus whose chips are register files, the kernel's unmodified drivers (kxcjk-1013,
+/// bmc150-accel, mxc4005, st_accel, inv_mpu6050) bind to them by name, and the feeder
+/// (`virtual-sensor --driver`, `StubChip`) holds each reading in the chip's registers as
+/// the part would, at the range and rate the driver configured.
+///
+/// Debian 13's arm64 kernel is built without i2c-stub (CONFIG_I2C_STUB unset), so these
+/// run on the amd64 guests only.
+extension RealKernelTests {
+    static let chips = ["kxcjk1013", "bma250e", "bmc150_accel", "mxc4005", "lis3dh", "mpu6050"]
+    static let hasI2CStub = Guest.arch == "amd64"
+    static let noI2CStub = "\(Guest.name)'s kernel has no i2c-stub (CONFIG_I2C_STUB is unset in Debian's arm64 config)"
+
+    @Test(
+        "each I2C chip's real driver: the live daemon prints what replay prints, within 0.3 s, polled as its buffer has no trigger",
+        .enabled(if: hasI2CStub, "\(noI2CStub)"), arguments: chips)
+    func i2cSameEventsAsReplay(chip: String) throws {
+        let path = Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path
+        let play = try Guest.play(path, ["--driver", chip])
+        try Self.expectSameAsReplay(path, play: play)
+        let sensor = (play.events ?? []).filter { $0["event"] as? String == "sensor" }
+        // The first sensor event is `attached`, or `reading` when the daemon attached
+        // before play subscribed and then waited for a consumer.
+        let first = try #require(sensor.first, "no sensor event: \(play.stdout)")
+        #expect(first["read"] as? String == "polled", "no trigger on i2c-stub, so polled: \(first)")
+        if first["state"] as? String == "attached" {
+            #expect(first["name"] as? String == chip, "the IIO device's name is the driver's: \(first)")
+            // The rate orientd set, as the chip's registers hold it (the feeder's
+            // `configured` lines): at least that (raised when reads wait on conversions).
+            if let rate = first["rate"] as? Double {
+                let configured = play.stderr.split(separator: "\n").compactMap {
+                    (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+                }.filter { $0["event"] as? String == "configured" }.compactMap { $0["rate"] as? Double }
+                #expect(configured.contains { $0 >= rate - 0.01 }, "\(chip) ran at \(configured), not \(rate) Hz: \(play.stderr)")
+            }
+        }
+        #expect(sensor.last?["state"] as? String == "lost", "play unplugs the chip at the end: \(play.stdout)")
+    }
+
+    @Test(
+        "orientd list and doctor on each I2C chip: its name, scale (shared or per axis), rates, why polled; readings plausible",
+        .enabled(if: hasI2CStub, "\(noI2CStub)"))
+    func i2cListAndDoctor() throws {
+        try Guest.copyInFeeder()
+        let recording = try Guest.copyIn(Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path)
+        let result = try Guest.run(
+            #"""
+            set -u
+            \#(Guest.shellFunctions)
+            systemctl mask --runtime --quiet orientd
+            for chip in \#(Self.chips.joined(separator: " ")); do
+                systemd-run --quiet --unit="virtual-sensor-$chip" --collect \
+                    /mnt/share/virtual-sensor devices --display \#(recording) --driver $chip --loop
+                for i in $(seq 100); do [ -e /sys/bus/iio/devices/iio:device0/name ] && break; sleep 0.1; done
+                d=/sys/bus/iio/devices/iio:device0
+                scale=$(cat $d/in_accel_scale 2>/dev/null || cat $d/in_accel_x_scale)
+                frequency=$(cat $d/sampling_frequency 2>/dev/null || cat $d/in_accel_sampling_frequency 2>/dev/null || echo null)
+                doctor=$(orientd doctor 2>/dev/null | grep -E '^(ok|PROBLEM) +(sensor|readings|gravity) ' | cut -c1-8 | tr -d ' ' | tr '\n' ,)
+                orientd list --json | jq -c --arg chip $chip --arg scale "$scale" --arg frequency "$frequency" --arg doctor "$doctor" \
+                    '.[0] + {chip: $chip, driverScale: $scale, driverFrequency: $frequency, doctor: $doctor}'
+                systemctl stop "virtual-sensor-$chip"
+                for i in $(seq 50); do [ ! -e /sys/bus/iio/devices/iio:device0 ] && break; sleep 0.1; done
+            done
+            systemctl unmask --runtime --quiet orientd
+            """#, timeout: 300)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(lines.count == Self.chips.count, "\(result.stdout)\n\(result.stderr)")
+        for info in lines {
+            let chip = info["chip"] as? String ?? "?"
+            #expect(info["name"] as? String == chip, "\(info)")
+            #expect(info["read"] as? String == "polled", "\(info)")
+            let scale = (info["scale"] as? [String])?.compactMap(Double.init) ?? []
+            let driverScale = Double((info["driverScale"] as? String ?? "").trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(scale.count == 3 && scale.allSatisfy { $0 == driverScale }, "the driver's own scale: \(info)")
+            // lis3dh has a scale per axis, the others one shared.
+            #expect(info["scaleSource"] as? String == (chip == "lis3dh" ? "in_accel_{x,y,z}_scale" : "in_accel_scale"), "\(info)")
+            let reading = (info["reading"] as? [String])?.compactMap(Double.init) ?? []
+            let g = sqrt(reading.map { $0 * $0 }.reduce(0, +))
+            #expect(reading.count == 3 && abs(g - 9.81) < 1.5, "a reading near 1 g through the driver: \(info)")
+            #expect(info["doctor"] as? String == "ok,ok,ok,", "doctor's sensor, readings and gravity: \(info)")
+            if chip == "mxc4005" {
+                #expect(info["samplingFrequency"] is NSNull, "mxc4005 has no rate to set: \(info)")
+            } else {
+                #expect(info["samplingFrequency"] as? Double != nil, "\(info)")
+            }
+        }
+    }
+}
