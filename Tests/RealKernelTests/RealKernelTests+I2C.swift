@@ -74,6 +74,10 @@ extension RealKernelTests {
         #expect(lines.count == Self.chips.count, "\(result.stdout)\n\(result.stderr)")
         for info in lines {
             let chip = info["chip"] as? String ?? "?"
+            let facts = ["scale", "scaleSource", "samplingFrequency", "samplingFrequencyAvailable", "mountMatrixSource"].map {
+                "\($0) \(info[$0].map { "\($0)" } ?? "nil")"
+            }
+            print("real kernel, \(Guest.name), I2C \(chip): " + facts.joined(separator: "; "))
             #expect(info["name"] as? String == chip, "\(info)")
             #expect(info["read"] as? String == "polled", "\(info)")
             let scale = (info["scale"] as? [String])?.compactMap(Double.init) ?? []
@@ -91,5 +95,67 @@ extension RealKernelTests {
                 #expect(info["samplingFrequency"] as? Double != nil, "\(info)")
             }
         }
+    }
+}
+
+extension RealKernelTests {
+    @Test(
+        "2-in-1 on I2C: a bma250e display and a bmc150 base, told apart by ACCEL_LOCATION from a local hwdb entry; the hinge turns the mode",
+        .enabled(if: hasI2CStub, "\(noI2CStub)"), .beyondTheCore)
+    func i2cTwoInOne() throws {
+        // As on Yoga-class machines with two Bosch parts: the base is named by udev's
+        // ACCEL_LOCATION, here from a hwdb entry on the base chip's modalias (i2c:NAME;
+        // a real machine's entry adds its DMI).
+        let g = 9.80665
+        func opened(_ angle: Double) -> (Double, Double, Double) {
+            let fold = (180 - angle) * .pi / 180
+            return (0, -g * sin(fold), g * cos(fold))
+        }
+        let scratch = try Scratch()
+        let display = try Guest.copyIn(
+            try scratch.write("display-hinge.csv", Self.stillRecording([opened(100), opened(300)], seconds: 10)))
+        let base = try Guest.copyIn(try scratch.write("base-flat.csv", Self.stillRecording([(0, 0, g)], seconds: 20)))
+        try Guest.copyInFeeder()
+        let result = try Guest.run(
+            """
+            set -u
+            \(Guest.shellFunctions)
+            printf 'sensor:modalias:i2c:bmc150_accel:*\\n ACCEL_LOCATION=base\\n' > /etc/udev/hwdb.d/61-orientd-i2c-base.hwdb
+            systemd-hwdb update && udevadm control --reload
+            modes() {
+                journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) \\
+                    | grep '^{"event":"mode"' | jq -c '[.mode, .source, (.hinge // 0 | round)]' | tr '\\n' ' '
+            }
+            await() {  # await PATTERN: a mode event matching it (30 s)
+                for i in $(seq 300); do modes | grep -q "$1" && return 0; sleep 0.1; done
+                fail "no mode event like $1: $(modes); $(orientd list 2>&1 | head -30)"
+            }
+            plug_devices --display \(display) --driver bma250e --base \(base) --base-driver bmc150_accel
+            orientd monitor >/dev/null 2>&1 &
+            monitor=$!
+            await '\\["laptop","hinge",'
+            await '\\["tablet","hinge",'
+            echo "hinge: $(modes)"
+            echo "status: $(orientd ctl status | jq -c '{source, base}')"
+            echo "list: $(orientd list --json | jq -c '[.[] | {name, location, chosen}]')"
+            echo quit > /run/vs.ctl
+            kill $monitor 2>/dev/null; true
+            """, timeout: 180)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let hinge = try #require(lines.first { $0.hasPrefix("hinge: ") }, "\(result.stdout)")
+        let angles = hinge.matches(of: /"hinge",(\d+)\]/).compactMap { Int($0.1) }
+        #expect(angles.first.map { abs($0 - 100) <= 5 } == true && angles.last.map { abs($0 - 300) <= 5 } == true, "\(hinge)")
+        let list = try #require(lines.first { $0.hasPrefix("list: ") }, "\(result.stdout)")
+        #expect(list.contains(#""name":"bmc150_accel","location":"base","chosen":false"#), "\(list)")
+        // The display has no ACCEL_LOCATION: `unknown`, taken as the display and read.
+        #expect(list.contains(#""name":"bma250e","location":"unknown","chosen":true"#), "\(list)")
+    }
+
+    @Test(
+        "an I2C chip deleted and instantiated again 20 times (the driver unbound and bound): lost and attached, events resume, no growth",
+        .enabled(if: hasI2CStub, "\(noI2CStub)"), .beyondTheCore)
+    func i2cTwentyHotPlugs() throws {
+        try Self.hotPlugTwentyTimes(feederOptions: "--driver kxcjk1013")
     }
 }

@@ -113,16 +113,21 @@ struct Summary {
 extension RealKernelTests {
     @Test("unplugged and plugged again 20 times under the shipped unit: lost and attached each time, events resume, no growth")
     func twentyHotPlugs() throws {
-        // The feeder loops a recording with rotations; the control FIFO unplugs and plugs
-        // the hub, so the kernel removes and re-creates the IIO device, udev announces it,
-        // and the daemon (started by udev for the first plug) must follow it.
+        try Self.hotPlugTwentyTimes()
+    }
+
+    /// The feeder loops a recording with rotations; the control FIFO unplugs and plugs
+    /// the sensor (`feederOptions`: which), so the kernel removes and re-creates the IIO
+    /// device, udev announces it, and the daemon (started by udev for the first plug)
+    /// must follow it.
+    static func hotPlugTwentyTimes(feederOptions: String = "") throws {
         try Guest.copyInFeeder()
         let recording = try Guest.copyIn(Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path)
         let result = try Guest.run(
             #"""
             set -u
             \#(Guest.shellFunctions)
-            plug_devices --display \#(recording) --loop
+            plug_devices --display \#(recording) \#(feederOptions) --loop
             orientd monitor > /run/monitor.ndjson 2>/run/monitor.err &
             monitor=$!
             seen() { grep -c "\"state\":\"$1\"" /run/monitor.ndjson; }
@@ -165,7 +170,7 @@ extension RealKernelTests {
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
         let baseline = try #require(summary["baseline"] as? [Int], "\(line)")
         let end = try #require(summary["end"] as? [Int], "\(line)")
-        print("real kernel, hot-plug ×20: descriptors \(baseline[0]) → \(end[0]), RssAnon \(baseline[1]) → \(end[1]) KiB")
+        print("real kernel, hot-plug ×20 \(feederOptions): descriptors \(baseline[0]) → \(end[0]), RssAnon \(baseline[1]) → \(end[1]) KiB")
         #expect(summary["pid"] as? Int == summary["nowpid"] as? Int, "the daemon kept running: \(line)")
         #expect(summary["restarts"] as? Int == 0, "\(line)")
         #expect(summary["lost"] as? Int == 20 && summary["attached"] as? Int == 20, "\(line)")
