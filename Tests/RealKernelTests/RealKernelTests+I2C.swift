@@ -159,3 +159,26 @@ extension RealKernelTests {
         try Self.hotPlugTwentyTimes(feederOptions: "--driver kxcjk1013")
     }
 }
+
+extension RealKernelTests {
+    @Test(
+        "an I2C chip that probes but reads zeros: no orientation, one warning naming the device and what it read, the daemon keeps running",
+        .enabled(if: hasI2CStub, "\(noI2CStub)"), .beyondTheCore)
+    func i2cReadsZeros() throws {
+        let scratch = try Scratch()
+        let zeros = try scratch.write("zeros.csv", Self.stillRecording([(0, 0, 0)], seconds: 6))
+        let play = try Guest.play(zeros, ["--driver", "bma250e"])
+        #expect(play.status == 0, "\(play.stderr)")
+        let orientations = (play.events ?? []).filter { $0["event"] as? String == "orientation" }
+        #expect(orientations.isEmpty, "a sensor reading nothing turns nothing: \(play.stdout)")
+        let journal = try Guest.run(
+            """
+            journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) | grep 'warning'
+            echo "restarts: $(systemctl show -p NRestarts --value orientd)"
+            """)
+        let warnings = journal.stdout.split(separator: "\n").filter { $0.contains("readings are about 0.000 m/s²") }
+        #expect(warnings.count == 1, "one warning: \(journal.stdout)")
+        #expect(warnings.first?.contains("iio:device") == true, "naming the device: \(journal.stdout)")
+        #expect(journal.stdout.contains("restarts: 0"), "\(journal.stdout)")
+    }
+}

@@ -447,9 +447,11 @@ extension RealKernelTests {
 
     @Test(
         "orientd calibrate --apply on a real kernel: the hwdb entry matches this machine, udev gives the matrix, and the running daemon turns from landscape to portrait without a restart",
-        .beyondTheCore
+        .beyondTheCore,
+        // A HID sensor hub, and (where i2c-stub is) an I2C chip, matched by its modalias.
+        arguments: hasI2CStub ? [nil, "kxcjk1013"] : [nil]
     )
-    func calibrateApplies() throws {
+    func calibrateApplies(chip: String?) throws {
         // The sensor is mounted turned 90° and flipped (x and y swapped, z inverted), and no
         // hwdb entry says so: held upright it reads (-g, 0, 0), which orientd takes for
         // landscape-left. The poses come from recordings of the same mounting; the feeder
@@ -460,7 +462,7 @@ extension RealKernelTests {
             """
             set -u
             \(Guest.shellFunctions)
-            plug_devices --display \(upright) --loop
+            plug_devices --display \(upright) \(chip.map { "--driver \($0)" } ?? "") --loop
             orientd monitor > /tmp/monitor.jsonl 2>/dev/null &
             monitor=$!
             for i in $(seq 100); do grep -q '"device":"landscape-left"' /tmp/monitor.jsonl && break; sleep 0.1; done
@@ -493,11 +495,13 @@ extension RealKernelTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line("json: ").utf8)) as? [String: Any], "\(result.stdout)")
         #expect(json["matrix"] as? String == matrix)
         #expect(json["axes"] as? String == "x and y swapped, z inverted")
-        // The match line as systemd's own entries write it, for the virtual hub on qemu's q35
-        // (udev looks the product "StandardPC(Q35+ICH9,2009)" up with _ for the parentheses).
+        // The match line as systemd's own entries write it, for the virtual hub (or the I2C
+        // chip's i2c:NAME modalias) on qemu's q35 (udev looks the product
+        // "StandardPC(Q35+ICH9,2009)" up with _ for the parentheses).
+        let modalias = chip.map { "i2c:\($0)" } ?? "platform:HID-SENSOR-200073"
         #expect(
             line("file: ").hasPrefix(
-                "sensor:modalias:platform:HID-SENSOR-200073*:dmi:*:svnQEMU:pnStandardPC_Q35+ICH9,2009_:*"
+                "sensor:modalias:\(modalias)*:dmi:*:svnQEMU:pnStandardPC_Q35+ICH9,2009_:*"
                     + "| ACCEL_MOUNT_MATRIX=\(matrix)|"),
             "\(line("file: "))")
         #expect(line("udev: ") == "ACCEL_MOUNT_MATRIX=\(matrix)")
