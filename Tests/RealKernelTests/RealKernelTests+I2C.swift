@@ -106,30 +106,14 @@ extension RealKernelTests {
         // As on Yoga-class machines with two Bosch parts: the base is named by udev's
         // ACCEL_LOCATION, here from a hwdb entry on the base chip's modalias (i2c:NAME;
         // a real machine's entry adds its DMI).
-        let g = 9.80665
-        func opened(_ angle: Double) -> (Double, Double, Double) {
-            let fold = (180 - angle) * .pi / 180
-            return (0, -g * sin(fold), g * cos(fold))
-        }
-        let scratch = try Scratch()
-        let display = try Guest.copyIn(
-            try scratch.write("display-hinge.csv", Self.stillRecording([opened(100), opened(300)], seconds: 10)))
-        let base = try Guest.copyIn(try scratch.write("base-flat.csv", Self.stillRecording([(0, 0, g)], seconds: 20)))
-        try Guest.copyInFeeder()
+        let (display, base) = try Self.hingeRecordings()
         let result = try Guest.run(
             """
             set -u
             \(Guest.shellFunctions)
             printf 'sensor:modalias:i2c:bmc150_accel:*\\n ACCEL_LOCATION=base\\n' > /etc/udev/hwdb.d/61-orientd-i2c-base.hwdb
             systemd-hwdb update && udevadm control --reload
-            modes() {
-                journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) \\
-                    | grep '^{"event":"mode"' | jq -c '[.mode, .source, (.hinge // 0 | round)]' | tr '\\n' ' '
-            }
-            await() {  # await PATTERN: a mode event matching it (30 s)
-                for i in $(seq 300); do modes | grep -q "$1" && return 0; sleep 0.1; done
-                fail "no mode event like $1: $(modes); $(orientd list 2>&1 | head -30)"
-            }
+            \(Self.modeShellFunctions)
             plug_devices --display \(display) --driver bma250e --base \(base) --base-driver bmc150_accel
             orientd monitor >/dev/null 2>&1 &
             monitor=$!

@@ -250,14 +250,10 @@ extension RealKernelTests {
         return text
     }
 
-    @Test(
-        "2-in-1: the base accelerometer's hinge angle turns laptop and tablet mode; a uinput SW_TABLET_MODE switch overrules it",
-        .beyondTheCore)
-    func twoInOne() throws {
-        // The display opened to 100° (laptop), then folded back to 300° (tablet), over a
-        // base lying flat, in docs/layers.md's hinge frame. The base hub is told apart as a user
-        // would: ACCEL_LOCATION=base from a local udev rule (both hubs have one modalias,
-        // so the hwdb cannot).
+    /// In the guest, with the feeder: the display opened to 100° (laptop), then folded
+    /// back to 300° (tablet), 10 s each, over a base lying flat, in docs/layers.md's
+    /// hinge frame.
+    static func hingeRecordings() throws -> (display: String, base: String) {
         let g = 9.80665
         func opened(_ angle: Double) -> (Double, Double, Double) {
             let fold = (180 - angle) * .pi / 180
@@ -268,6 +264,33 @@ extension RealKernelTests {
             try scratch.write("display-hinge.csv", Self.stillRecording([opened(100), opened(300)], seconds: 10)))
         let base = try Guest.copyIn(try scratch.write("base-flat.csv", Self.stillRecording([(0, 0, g)], seconds: 20)))
         try Guest.copyInFeeder()
+        return (display, base)
+    }
+
+    /// Shell functions for a guest script: `modes` (the daemon's mode events so far, from
+    /// its own output in the journal: a subscriber that connects after the first mode
+    /// event is told the orientation, not the mode) and `await PATTERN` (one matching,
+    /// within 30 s, or fail).
+    static let modeShellFunctions = #"""
+        modes() {
+            journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) \
+                | grep '^{"event":"mode"' | jq -c '[.mode, .source, (.hinge // 0 | round)]' | tr '\n' ' '
+        }
+        await() {
+            for i in $(seq 300); do modes | grep -q "$1" && return 0; sleep 0.1; done
+            fail "no mode event like $1: $(modes); $(orientd list 2>&1 | head -30)"
+        }
+        """#
+
+    @Test(
+        "2-in-1: the base accelerometer's hinge angle turns laptop and tablet mode; a uinput SW_TABLET_MODE switch overrules it",
+        .beyondTheCore)
+    func twoInOne() throws {
+        // The display opened to 100° (laptop), then folded back to 300° (tablet), over a
+        // base lying flat, in docs/layers.md's hinge frame. The base hub is told apart as a user
+        // would: ACCEL_LOCATION=base from a local udev rule (both hubs have one modalias,
+        // so the hwdb cannot).
+        let (display, base) = try Self.hingeRecordings()
         let result = try Guest.run(
             """
             set -u
@@ -275,16 +298,7 @@ extension RealKernelTests {
             echo 'SUBSYSTEM=="iio", KERNELS=="0006:FEED:BA5E.*", ENV{ACCEL_LOCATION}="base"' \
                 > /etc/udev/rules.d/59-orientd-test-base.rules
             udevadm control --reload
-            # The daemon's own output, in the journal: a subscriber that connects after the
-            # first mode event is told the orientation, not the mode.
-            modes() {
-                journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) \
-                    | grep '^{"event":"mode"' | jq -c '[.mode, .source, (.hinge // 0 | round)]' | tr '\\n' ' '
-            }
-            await() {  # await PATTERN: a mode event matching it (25 s)
-                for i in $(seq 250); do modes | grep -q "$1" && return 0; sleep 0.1; done
-                fail "no mode event like $1: $(modes)"
-            }
+            \(Self.modeShellFunctions)
             start() {
                 plug_devices "$@"
                 orientd monitor >/dev/null 2>&1 &  # a consumer: without one nothing is read
