@@ -42,7 +42,10 @@ public final class DaemonProcess: Sendable {
         input = inPipe.fileHandleForWriting
         let outHandle = out.fileHandleForReading
         let errHandle = err.fileHandleForReading
-        DispatchQueue.global().async(group: readers) {
+        // Each pipe is read on a thread of its own: a read blocks until the daemon writes,
+        // and blocked blocks on Dispatch's global queues starve its small pool (two cores:
+        // every test's daemon stalled ~60 s in CI until an earlier one exited).
+        reader {
             var pending = Data()
             while case let chunk = outHandle.availableData, !chunk.isEmpty {
                 pending.append(chunk)
@@ -53,11 +56,20 @@ public final class DaemonProcess: Sendable {
                 }
             }
         }
-        DispatchQueue.global().async(group: readers) {
+        reader {
             while case let chunk = errHandle.availableData, !chunk.isEmpty {
                 self.errorText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
             }
         }
+    }
+
+    /// Runs `body` on a new thread, counted in `readers` until it returns.
+    private func reader(_ body: @escaping @Sendable () -> Void) {
+        readers.enter()
+        Thread { [readers] in
+            body()
+            readers.leave()
+        }.start()
     }
 
     public var output: [String] {
