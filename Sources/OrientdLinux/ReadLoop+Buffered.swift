@@ -24,7 +24,7 @@ extension ReadLoop {
             device: scans.device, full: fullRate, rest: configuration.adaptiveRate.restRate, setting: info.samplingFrequencySetting)
         defer { rate.restore() }
         var schedule = AdaptiveRate(parameters: configuration.adaptiveRate)
-        emit(.pace(device: scans.device.id, .full, hz: fullRate))
+        emit(.pace(device: scans.device.id, .full, hz: rate.current))
         // The buffer wakes the reader for every scan (its watermark is 1, which the rest
         // pace needs: BufferedScans), which would cost a wake-up per sample; reading at
         // most every `batch` seconds keeps it to SamplingFrequency.readsPerSecond, for

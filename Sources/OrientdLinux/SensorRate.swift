@@ -8,8 +8,12 @@ struct SensorRate {
     let full: Double
     let rest: Double
     let setting: SamplingFrequencySetting?
-    /// What it sends at now.
-    private(set) var current: Double
+    /// The trigger that paces it, when that has a rate of its own (an hrtimer).
+    private var trigger: TriggerRate?
+    /// The device's own rate now.
+    private var deviceRate: Double
+    /// What it sends at now: its trigger's rate when one paces it, else its own.
+    var current: Double { trigger?.current ?? deviceRate }
     /// The driver refused once: not asked again while this sensor is read.
     private var refused = false
     /// Scans came faster than the rate in force says: a driver that took the rate but
@@ -25,7 +29,8 @@ struct SensorRate {
         self.full = full
         self.rest = rest
         self.setting = setting
-        current = full
+        deviceRate = full
+        trigger = TriggerRate(of: device)
     }
 
     /// Whether the reader must sleep to each rest reading rather than be woken by
@@ -46,22 +51,24 @@ struct SensorRate {
     /// first time the driver refuses, nil otherwise. A sensor without a setting stays as
     /// it is.
     mutating func follow(_ pace: AdaptiveRate.Pace) -> String? {
-        set(pace == .rest ? rest : full)
+        let warnings = [set(pace == .rest ? rest : full), trigger?.follow(pace, rest: rest)].compactMap { $0 }
+        return warnings.isEmpty ? nil : warnings.joined(separator: "; ")
     }
 
     /// Back to the full rate when reading ends, so the next reader (after a pause, or
-    /// another program) finds the sensor as it was set up.
+    /// another program) finds the sensor, and its trigger, as they were set up.
     mutating func restore() {
-        if current != full { _ = set(full) }
+        if deviceRate != full { _ = set(full) }
+        _ = trigger?.follow(.full, rest: rest)
     }
 
     private mutating func set(_ wanted: Double) -> String? {
         sendsFaster = false
         lastScan = nil
-        guard let setting, !refused, wanted != current else { return nil }
+        guard let setting, !refused, wanted != deviceRate else { return nil }
         switch setting.set(wanted, on: device, read: AccelerometerDiscovery.attributeReader(device: device, udev: nil)) {
         case .success(let inForce):
-            current = inForce
+            deviceRate = inForce
             return nil
         case .failure(let issue):
             refused = true

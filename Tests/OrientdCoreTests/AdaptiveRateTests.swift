@@ -137,3 +137,20 @@ struct AdaptiveRateTests {
         }
     }
 }
+
+@Suite("A trigger's rate at each pace")
+struct TriggerPaceTests {
+    @Test("at rest slowed to a 0.1 s period, not the rest rate's 0.5 s; the administrator's rate at full pace")
+    func slowedAtRest() {
+        #expect(TriggerPace.rate(for: .rest, rest: 2, administrator: 50) == 10)
+        #expect(TriggerPace.rate(for: .full, rest: 2, administrator: 50) == 50)
+    }
+
+    @Test("never faster than the administrator set it; a rest rate above 10 Hz is kept")
+    func bounds() {
+        #expect(TriggerPace.rate(for: .rest, rest: 2, administrator: 5) == 5)
+        #expect(TriggerPace.rate(for: .full, rest: 2, administrator: 5) == 5)
+        #expect(TriggerPace.rate(for: .rest, rest: 20, administrator: 50) == 20)
+        #expect(TriggerPace.rate(for: .rest, rest: 100, administrator: 50) == 50)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import OrientdCore
 import OrientdTestSupport
 import Testing
 
@@ -164,5 +165,53 @@ extension RealKernelTests {
         #expect(warnings.count == 1, "one warning: \(journal.stdout)")
         #expect(warnings.first?.contains("iio:device") == true, "naming the device: \(journal.stdout)")
         #expect(journal.stdout.contains("restarts: 0"), "\(journal.stdout)")
+    }
+
+    /// Debian 12's kernel is built without iio-trig-hrtimer (CONFIG_IIO_HRTIMER_TRIGGER).
+    static let hasHrtimerTrigger = hasI2CStub && Guest.dist != "bookworm"
+
+    @Test(
+        "an I2C chip given an hrtimer trigger by an administrator's udev rule: read buffered, what replay prints; the trigger slowed at rest and set back",
+        .enabled(if: hasHrtimerTrigger, "\(Guest.name)'s kernel has no iio-trig-hrtimer, or no i2c-stub"))
+    func i2cThroughHrtimerTrigger() throws {
+        // The administrator's recipe (docs/live-sensors.md): a trigger made in configfs,
+        // given to the chip by a udev rule as it appears, before orientd opens it. A
+        // sampler logs the trigger's rate as the kernel holds it, every 0.2 s.
+        let setup = try Guest.run(
+            """
+            set -eu
+            modprobe iio-trig-hrtimer
+            mkdir -p /sys/kernel/config/iio/triggers/hrtimer/orientd-test
+            udevadm settle
+            for t in /sys/bus/iio/devices/trigger*; do [ "$(cat $t/name)" = orientd-test ] && trigger=$t; done
+            echo 50 > $trigger/sampling_frequency
+            stat -c '%G %A' $trigger/sampling_frequency
+            echo 'ACTION=="add", SUBSYSTEM=="iio", ATTR{name}=="lis3dh", ATTR{trigger/current_trigger}="orientd-test"' \
+                > /etc/udev/rules.d/59-orientd-test-trigger.rules
+            udevadm control --reload
+            systemd-run --quiet --unit=orientd-test-trigger-rate --collect \
+                sh -c "while :; do cat $trigger/sampling_frequency; sleep 0.2; done > /run/trigger-rate.log"
+            """)
+        #expect(setup.status == 0, "\(setup.stderr)")
+        #expect(setup.stdout.hasPrefix("orientd -rw-rw-r--"), "the package's rule gives orientd the trigger's rate: \(setup.stdout)")
+        let path = Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path
+        let play = try Guest.play(path, ["--driver", "lis3dh"])
+        let log = try Guest.run(
+            """
+            systemctl stop orientd-test-trigger-rate
+            cat /run/trigger-rate.log; rm -f /run/trigger-rate.log
+            rmdir /sys/kernel/config/iio/triggers/hrtimer/orientd-test
+            """)
+        try Self.expectSameAsReplay(path, play: play)
+        let sensor = (play.events ?? []).filter { $0["event"] as? String == "sensor" }
+        #expect(sensor.first?["read"] as? String == "buffered", "the trigger makes the buffer usable: \(play.stdout)")
+        let rates = log.stdout.split(separator: "\n").compactMap { Double($0) }
+        // Slowed to 10 Hz while still, not the rest rate: the first scan after a move
+        // waits out the period running (TriggerPace.longestPeriodAtRest).
+        let rest = TriggerPace.rate(for: .rest, rest: AdaptiveRateParameters().restRate, administrator: 50)
+        #expect(rates.contains { abs($0 - rest) < 0.01 }, "slowed while still: \(rates)")
+        #expect(rates.last.map { abs($0 - 50) < 0.01 } == true, "the administrator's 50 Hz once orientd stopped reading: \(rates)")
+        let slowed = rates.filter { abs($0 - rest) < 0.01 }.count
+        print("real kernel, \(Guest.name), lis3dh, hrtimer trigger: \(slowed) of \(rates.count) readings of its rate at \(rest) Hz")
     }
 }

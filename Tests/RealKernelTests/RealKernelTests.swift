@@ -86,11 +86,16 @@ struct RealKernelTests {
             event.filter { $0.key != "time" }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         }
         #expect(live.map(withoutTime) == recorded.map(withoutTime), "live:\n\(play.stdout)\nreplay:\n\(replay.stdout)\n\(play.stderr)")
+        var largest = 0.0
         for (l, r) in zip(live, recorded) {
             let lt = try #require(l["time"] as? Double)
             let rt = try #require(r["time"] as? Double)
+            largest = max(largest, abs(lt - rt))
             #expect(abs(lt - rt) <= within, "live \(lt) s against replay \(rt) s: \(l)")
         }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let gap = String(format: "%.3f", largest)
+        print("real kernel, \(Guest.name): \(name) live, \(live.count) events, each within \(gap) s of replay's (bound \(within) s)")
     }
 }
 
