@@ -60,9 +60,10 @@ extension RealKernelTests {
                 d=/sys/bus/iio/devices/iio:device0
                 scale=$(cat $d/in_accel_scale 2>/dev/null || cat $d/in_accel_x_scale)
                 frequency=$(cat $d/sampling_frequency 2>/dev/null || cat $d/in_accel_sampling_frequency 2>/dev/null || echo null)
+                buffer=$([ -e $d/scan_elements/in_accel_x_en ] && echo yes || echo no)
                 doctor=$(orientd doctor 2>/dev/null | grep -E '^(ok|PROBLEM) +(sensor|readings|gravity) ' | cut -c1-8 | tr -d ' ' | tr '\n' ,)
                 orientd list --json | jq -c --arg chip $chip --arg scale "$scale" --arg frequency "$frequency" --arg doctor "$doctor" \
-                    '.[0] + {chip: $chip, driverScale: $scale, driverFrequency: $frequency, doctor: $doctor}'
+                    --arg buffer $buffer '.[0] + {chip: $chip, driverScale: $scale, driverFrequency: $frequency, doctor: $doctor, buffer: $buffer}'
                 systemctl stop "virtual-sensor-$chip"
                 for i in $(seq 50); do [ ! -e /sys/bus/iio/devices/iio:device0 ] && break; sleep 0.1; done
             done
@@ -75,12 +76,18 @@ extension RealKernelTests {
         #expect(lines.count == Self.chips.count, "\(result.stdout)\n\(result.stderr)")
         for info in lines {
             let chip = info["chip"] as? String ?? "?"
-            let facts = ["scale", "scaleSource", "samplingFrequency", "samplingFrequencyAvailable", "mountMatrixSource"].map {
+            let facts = ["scale", "scaleSource", "samplingFrequency", "samplingFrequencyAvailable", "mountMatrixSource", "buffer"].map {
                 "\($0) \(info[$0].map { "\($0)" } ?? "nil")"
             }
             print("real kernel, \(Guest.name), I2C \(chip): " + facts.joined(separator: "; "))
             #expect(info["name"] as? String == chip, "\(info)")
             #expect(info["read"] as? String == "polled", "\(info)")
+            // Why it is polled when it has a buffer (a chip with none has no other way).
+            if info["buffer"] as? String == "yes" {
+                #expect((info["polledBecause"] as? String)?.contains("no trigger") == true, "why it is polled: \(info)")
+            } else {
+                #expect(info["polledBecause"] is NSNull, "\(info)")
+            }
             let scale = (info["scale"] as? [String])?.compactMap(Double.init) ?? []
             let driverScale = Double((info["driverScale"] as? String ?? "").trimmingCharacters(in: .whitespacesAndNewlines))
             #expect(scale.count == 3 && scale.allSatisfy { $0 == driverScale }, "the driver's own scale: \(info)")

@@ -95,6 +95,7 @@ struct List: ParsableCommand {
                     if let f = info.samplingFrequency { w.add("samplingFrequency", f, decimals: 3) } else { w.addNull("samplingFrequency") }
                     w.add("samplingFrequencyAvailable", info.samplingFrequencyAvailable)
                     w.add("read", info.readPath.rawValue)
+                    w.add("polledBecause", info.polledBecause)
                     w.add("path", info.location)
                     w.add("warnings", strings: info.issues.map(\.description))
                 } else {
