@@ -9,6 +9,10 @@ public struct OrientationService: Sendable {
     /// The device being read (sensor id or recording name), for `status`.
     public private(set) var source: String?
     private var units = UnitsCheck()
+    private var implausible = ImplausibleReadings()
+    /// The units check found the scale wrong: readings far from gravity are that, not
+    /// an episode of implausible ones.
+    private var scaleWrong = false
     /// What each source says about a convertible's mode; the pipeline's policy holds the
     /// one believed.
     public private(set) var modes = ModeReports()
@@ -68,11 +72,21 @@ public struct OrientationService: Sendable {
 
     public mutating func process(_ sample: Sample) {
         if let message = units.check(sample.acceleration) {
+            scaleWrong = true
             outbox.append(.warning("\(source ?? "the sensor"): \(message)"))
         }
+        checkPlausible(sample)
         if let event = pipeline.process(sample) { outbox.append(.orientation(event)) }
         trackHinge(sample)
         suggest()
+    }
+
+    /// Every reading, classified or read at rest: an episode of implausible ones is said
+    /// once, and its end.
+    private mutating func checkPlausible(_ sample: Sample) {
+        guard let report = implausible.check(sample), !scaleWrong else { return }
+        let message = ImplausibleReadings.message(report, device: source ?? "the sensor")
+        if case .began = report { outbox.append(.warning(message)) } else { outbox.append(.note(message)) }
     }
 
     /// After every change: the suggestion follows the policy (and times out).
@@ -90,6 +104,7 @@ public struct OrientationService: Sendable {
     /// whose pose cannot have changed, but the time moves on, and a convertible's hinge
     /// angle needs it: the base may be folded while the display is held still.
     public mutating func still(_ sample: Sample) {
+        checkPlausible(sample)
         pipeline.advanceClock(to: sample.time)
         trackHinge(sample)
         suggest()
@@ -132,6 +147,8 @@ public struct OrientationService: Sendable {
     public mutating func attach(source: String, mountMatrix: MountMatrix, event: SensorStateEvent?) {
         self.source = source
         units = UnitsCheck()
+        implausible = ImplausibleReadings()
+        scaleWrong = false
         pipeline.replaceSensor(mountMatrix: mountMatrix)
         if let event { outbox.append(.sensor(event)) }
     }
@@ -144,6 +161,8 @@ public struct OrientationService: Sendable {
     /// (cause `sensor`, not `start`: the stream had a first state already).
     public mutating func resumeReading(event: SensorStateEvent) {
         units = UnitsCheck()
+        implausible = ImplausibleReadings()
+        scaleWrong = false
         pipeline.restartClassifier()
         outbox.append(.sensor(event))
     }
