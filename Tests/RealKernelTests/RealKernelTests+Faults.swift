@@ -37,4 +37,63 @@ extension RealKernelTests {
         #expect(journal.stdout.contains("restarts: 0"), "\(journal.stdout)")
         print("real kernel, \(Guest.name), \(driver ?? "HID hub"): \((began + ended).joined(separator: " | "))")
     }
+
+    /// Every orientation `replay` prints from `from` on (the recording's clock), in play's
+    /// output with the same device and screen, within `within` s; the live ones between
+    /// belong to the fault.
+    static func expectReplayAfter(_ path: String, play: OrientdProcess.Result, from: Double, within: Double = 0.3) throws {
+        let replay = try OrientdProcess.run(["replay", "--fast", path])
+        let orientation = { (events: [[String: Any]]) in events.filter { $0["event"] as? String == "orientation" } }
+        let expected = orientation(replay.events ?? []).filter { ($0["time"] as? Double ?? 0) >= from }
+        let live = orientation(play.events ?? [])
+        #expect(!expected.isEmpty)
+        for event in expected {
+            let time = event["time"] as? Double ?? 0
+            let match = live.first {
+                $0["device"] as? String == event["device"] as? String && $0["screen"] as? String == event["screen"] as? String
+                    && abs(($0["time"] as? Double ?? -9) - time) <= within
+            }
+            #expect(match != nil, "replay's \(event["device"] ?? "?") at \(time) s not in play's events:\n\(play.stdout)")
+        }
+    }
+
+    /// The sensor events of a play, by state, with their times.
+    static func sensorStates(_ play: OrientdProcess.Result) -> [(state: String, time: Double)] {
+        (play.events ?? []).filter { $0["event"] as? String == "sensor" }.compactMap {
+            guard let state = $0["state"] as? String, let time = $0["time"] as? Double else { return nil }
+            return (state, time)
+        }
+    }
+
+    @Test(
+        "the HID hub stops sending input reports for 4 s (reads still answered): stalled 2 s in, resumed as it ends, the turns after as replay's",
+        .beyondTheCore)
+    func quietHub() throws {
+        let path = Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path
+        let play = try Guest.play(path, ["--buffered", "--fault", "quiet@3+4"])
+        #expect(play.status == 0, "\(play.stderr)")
+        let states = Self.sensorStates(play)
+        let stalled = states.first { $0.state == "stalled" }
+        let resumed = states.first { $0.state == "resumed" }
+        #expect(stalled.map { $0.time >= 4.8 && $0.time <= 5.6 } == true, "stalled 2 s after the last report: \(states)")
+        #expect(resumed.map { $0.time >= 6.9 && $0.time <= 7.5 } == true, "resumed as the reports come back: \(states)")
+        try Self.expectReplayAfter(path, play: play, from: 8)
+        let journal = try Guest.run(
+            """
+            journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) | grep -c 'has sent nothing for'
+            echo "restarts: $(systemctl show -p NRestarts --value orientd)"
+            """)
+        #expect(journal.stdout.hasPrefix("1\n") && journal.stdout.contains("restarts: 0"), "one warning, no restart: \(journal.stdout)")
+        print("real kernel, \(Guest.name), quiet hub 3–7 s: \(states.map { "\($0.state) \(String(format: "%.2f", $0.time))" })")
+    }
+
+    @Test("the HID hub goes away for 2 s and comes back as a new device: lost, attached, the turns after as replay's", .beyondTheCore)
+    func replugHub() throws {
+        let path = Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path
+        let play = try Guest.play(path, ["--fault", "replug@3+2"])
+        #expect(play.status == 0, "\(play.stderr)")
+        let states = Self.sensorStates(play).map(\.state)
+        #expect(Array(states.prefix(3)) == ["attached", "lost", "attached"], "\(play.stdout)")
+        try Self.expectReplayAfter(path, play: play, from: 6)
+    }
 }

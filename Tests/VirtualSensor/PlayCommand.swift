@@ -36,6 +36,16 @@ extension VirtualSensorCommand {
                 valueName: "chip"))
         var driver: StubChip?
 
+        @Option(
+            name: .customLong("fault"),
+            help: ArgumentHelp(
+                "Misbehave as real hardware does, from START seconds into the recording for SECONDS (repeatable).",
+                discussion: "quiet: no input reports, reads still answered (a dead buffer); zeros: every reading all "
+                    + "zero; garbage: every reading ±32767 counts; replug: the hub goes away and comes back as a new "
+                    + "device. The HID hub's only, so far.",
+                valueName: "kind@start+seconds"))
+        var faults: [Fault] = []
+
         @Option(help: "The daemon's control socket.")
         var socket = ControlSocket.systemPath
 
@@ -45,6 +55,12 @@ extension VirtualSensorCommand {
         @Option(help: "Seconds to collect events after the recording ends.")
         var settle = 1.0
 
+        func validate() throws {
+            if driver != nil && !faults.isEmpty {
+                throw ValidationError("--fault is modelled on the HID hub only so far, not with --driver")
+            }
+        }
+
         func run() throws {
             let playback = try Playback(path: recording, loops: false, warn: printError)
             let sensor: any PlayedAccelerometer
@@ -52,7 +68,7 @@ extension VirtualSensorCommand {
                 sensor = I2CAccelerometer(
                     chip: driver, location: .display, playback: playback, start: .onDemand, bus: try I2CStubBus(), log: printError)
             } else {
-                sensor = VirtualAccelerometer(location: .display, playback: playback, start: .onDemand, log: printError)
+                sensor = VirtualAccelerometer(location: .display, playback: playback, start: .onDemand, faults: faults, log: printError)
             }
             sensor.armed = false
             let hardware = VirtualHardware(log: printError)

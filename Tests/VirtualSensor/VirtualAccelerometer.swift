@@ -41,12 +41,31 @@ final class VirtualAccelerometer: PlayedAccelerometer {
     private(set) var readsAnswered = 0
     private(set) var reportsSent = 0
     private let log: (String) -> Void
+    /// How it misbehaves, and when (`Fault`).
+    let faults: [Fault]
+    /// Unplugged by a `replug` fault, to come back when it ends.
+    private var replugging = false
 
-    init(location: Location, playback: Playback, start: Start, log: @escaping (String) -> Void) {
+    init(location: Location, playback: Playback, start: Start, faults: [Fault] = [], log: @escaping (String) -> Void) {
         self.location = location
         self.playback = playback
         self.startPolicy = start
+        self.faults = faults
         self.log = log
+    }
+
+    /// The recording's clock at `now` (its first timestamp before playing starts).
+    private func recordingTime(_ now: Double) -> Double {
+        playback.start.map { now - $0 + playback.firstTime } ?? playback.firstTime
+    }
+
+    /// The sample due at `now` as the sensor reads it, faults and all.
+    private func reading(at now: Double) -> Sample {
+        Fault.reading(playback.current(at: now).sample, at: recordingTime(now), under: faults)
+    }
+
+    private func faultOn(_ kind: Fault.Kind, at now: Double) -> Bool {
+        playback.hasStarted && faults.contains { $0.kind == kind && $0.isOn(at: recordingTime(now)) }
     }
 
     /// Makes the HID device; the kernel binds its drivers to it.
@@ -85,7 +104,7 @@ final class VirtualAccelerometer: PlayedAccelerometer {
                 } else if type == UHIDDevice.ReportType.input.rawValue && number == SensorHubReports.inputID {
                     demand()
                     if playback.hasStarted {
-                        try device.replyToGet(id: id, report: SensorHubReports.input(playback.current(at: Pacer.monotonicNow()).sample))
+                        try device.replyToGet(id: id, report: SensorHubReports.input(reading(at: Pacer.monotonicNow())))
                         readsAnswered += 1
                     } else {
                         heldReads.append(id)
@@ -163,8 +182,20 @@ final class VirtualAccelerometer: PlayedAccelerometer {
             // second of a 20 s loop, counted against orientd by benchmark-kernel).
             playback.rewind(at: now)
         }
-        guard let device, streaming else { return playback.due(playback.current(at: now).index + 1) }
-        let (index, sample) = playback.current(at: now)
+        let replug = faultOn(.replug, at: now)
+        if replug && device != nil {
+            unplug()
+            replugging = true
+        } else if !replug && replugging {
+            replugging = false
+            try plug()
+        }
+        guard let device, streaming, !faultOn(.quiet, at: now) else {
+            // Ticks through a fault at the recording's pace, to see it end.
+            return playback.due(playback.current(at: now).index + 1) ?? (faults.isEmpty ? nil : now + playback.spacing)
+        }
+        let index = playback.current(at: now).index
+        let sample = reading(at: now)
         let interval = Double(properties.reportInterval) / 1000
         let isNew = lastSent.map { $0.round != playback.round || $0.index != index } ?? true
         // A report interval longer than the recording's spacing (with a millisecond of

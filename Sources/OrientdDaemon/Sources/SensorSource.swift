@@ -71,13 +71,15 @@ public struct SensorSource: SampleSource {
                     service.post(.warning("\(device) lost: \(reason); waiting for it to return"))
                     service.post(.waiting("\(device) lost; waiting for it to return"))
                 case .stalled(let device, let seconds):
-                    let time = service.withService { $0.pipeline.lastTime }
+                    // When it was noticed, on the stream's clock: the last reading's time
+                    // stands still while nothing comes.
+                    let time = service.withService { $0.pipeline.lastTime } + seconds
                     service.post(.sensor(SensorStateEvent(.stalled(seconds: seconds), device: device, time: time)))
                     service.post(
                         .warning("\(device) has sent nothing for \(JSONLineWriter.number(seconds, decimals: 1)) s; still waiting for it"))
                     service.post(.waiting("\(device) stalled"))
                 case .resumed(let device, let seconds):
-                    let time = service.withService { $0.pipeline.lastTime }
+                    let time = service.withService { $0.pipeline.lastTime } + seconds
                     service.post(.sensor(SensorStateEvent(.resumed(afterSeconds: seconds), device: device, time: time)))
                     service.post(.note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s"))
                     service.post(.opened("reading \(device)"))

@@ -1,0 +1,56 @@
+import ArgumentParser
+import OrientdCore
+
+/// A way the sensor misbehaves for a while, as real hardware does, on the recording's
+/// clock: `KIND@START+SECONDS` (`quiet@4+3`: from 4 s into the recording, for 3 s).
+struct Fault: ExpressibleByArgument, Equatable {
+    enum Kind: String, CaseIterable {
+        /// The hub sends no input reports (the buffer gets nothing) but still answers
+        /// reads of its raw values: a dead buffer, a live sensor (iio-sensor-proxy#212).
+        case quiet
+        /// Every reading all zero, reports and reads.
+        case zeros
+        /// Every reading saturated: ±32767 counts.
+        case garbage
+        /// The device goes away at START and comes back, as a new device, SECONDS later.
+        case replug
+    }
+
+    let kind: Kind
+    let start: Double
+    let seconds: Double
+
+    init(kind: Kind, start: Double, seconds: Double) {
+        self.kind = kind
+        self.start = start
+        self.seconds = seconds
+    }
+
+    init?(argument: String) {
+        guard let at = argument.firstIndex(of: "@"), let plus = argument[at...].firstIndex(of: "+"),
+            let kind = Kind(rawValue: String(argument[..<at])),
+            let start = Double(argument[argument.index(after: at)..<plus]),
+            let seconds = Double(argument[argument.index(after: plus)...]), start >= 0, seconds > 0
+        else { return nil }
+        self.init(kind: kind, start: start, seconds: seconds)
+    }
+
+    static var allValueStrings: [String] { Kind.allCases.map { "\($0.rawValue)@START+SECONDS" } }
+
+    /// Whether it is on at `time` on the recording's clock.
+    func isOn(at time: Double) -> Bool { time >= start && time < start + seconds }
+
+    /// What a sensor under `faults` reads at `time` instead of `sample`.
+    static func reading(_ sample: Sample, at time: Double, under faults: [Fault]) -> Sample {
+        for fault in faults where fault.isOn(at: time) {
+            switch fault.kind {
+            case .zeros: return Sample(time: sample.time, acceleration: Vector3(0, 0, 0))
+            case .garbage:
+                let full = 32767 / SensorHubReports.countsPerUnit
+                return Sample(time: sample.time, acceleration: Vector3(full, full, -full))
+            case .quiet, .replug: continue
+            }
+        }
+        return sample
+    }
+}
