@@ -22,6 +22,13 @@ struct ImplausibleReadingsTests {
         return out
     }
 
+    /// A service reading iio:device0.
+    func attachedService() -> OrientationService {
+        var service = OrientationService(pipeline: OrientationPipeline())
+        service.attach(source: "iio:device0", mountMatrix: .identity, event: nil)
+        return service
+    }
+
     @Test("all zero for 2 s: said once after 1 s, and once when readings have been plausible 1 s again")
     func zeros() {
         let found = reports([(rest(roll: 0), 1), (Vector3(0, 0, 0), 2), (rest(roll: 0), 2)])
@@ -64,8 +71,7 @@ struct ImplausibleReadingsTests {
 
     @Test("through the service: one warning and one note naming the device, no turn from garbage, the next turn reported")
     func service() {
-        var service = OrientationService(pipeline: OrientationPipeline())
-        service.attach(source: "iio:device0", mountMatrix: .identity, event: nil)
+        var service = attachedService()
         var warnings: [String] = []
         var notes: [String] = []
         var poses: [(Double, DeviceOrientation)] = []
@@ -93,8 +99,7 @@ struct ImplausibleReadingsTests {
 
     @Test("readings at rest (not classified) are checked too")
     func atRest() {
-        var service = OrientationService(pipeline: OrientationPipeline())
-        service.attach(source: "iio:device0", mountMatrix: .identity, event: nil)
+        var service = attachedService()
         var warnings: [String] = []
         for i in 0..<6 {
             service.still(Sample(time: Double(i) * 0.5, acceleration: Vector3(0, 0, 0)))
@@ -105,8 +110,7 @@ struct ImplausibleReadingsTests {
 
     @Test("readings in counts from the start: the units check's warning alone")
     func countsAreAScaleProblem() {
-        var service = OrientationService(pipeline: OrientationPipeline())
-        service.attach(source: "iio:device0", mountMatrix: .identity, event: nil)
+        var service = attachedService()
         var warnings: [String] = []
         for i in 0..<200 {
             service.process(Sample(time: Double(i) * 0.02, acceleration: Vector3(0, -1024, 0)))
