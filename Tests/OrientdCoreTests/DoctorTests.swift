@@ -32,6 +32,17 @@ struct DoctorTests {
         #expect(silent.count == 1 && silent[0].verdict == .problem && silent[0].detail.contains("no reading"))
     }
 
+    @Test("stuck at all zero or at full scale: the one problem, named; gravity not judged on top")
+    func stuckImplausible() {
+        let zero = ReadingsCheck.judge(Self.samples(noise: 0, Vector3(0, 0, 0)), scale: "1")
+        let said = "was (0, 0, 0): the sensor sends nothing"
+        #expect(zero.count == 1 && zero[0].verdict == .problem && zero[0].detail.contains(said), "\(zero)")
+        let saturated = ReadingsCheck.judge(Self.samples(noise: 0, Vector3(327.67, 327.67, -327.67)), scale: "0.01")
+        #expect(saturated.count == 1 && saturated[0].detail.contains("57.9 g: its counts are saturated"), "\(saturated)")
+        // Moving with noise at 10 g is a scale, not saturation: the gravity check says so.
+        #expect(ReadingsCheck.judge(Self.samples(noise: 0.001, Vector3(0, -98.1, 0)), scale: "1").count == 2)
+    }
+
     @Test(
         "gravity read in g, or as nothing, is a wrong scale with its fix",
         arguments: [(1.0, "in g"), (0.01, "reads nothing"), (98.1, "10")])

@@ -600,7 +600,7 @@ extension RealKernelTests {
 
 extension RealKernelTests {
     @Test(
-        "orientd doctor on a real kernel: all well on a healthy sensor, and each planted fault found as its one problem (locked, laptop mode, hook not executable, iio-sensor-proxy running, stale sensor, wrong scale)",
+        "orientd doctor on a real kernel: all well on a healthy sensor, and each planted fault found as its one problem (locked, laptop mode, hook not executable, iio-sensor-proxy running, stale sensor, wrong scale, all-zero readings)",
         .beyondTheCore
     )
     func doctorFindsFaults() throws {
@@ -624,6 +624,7 @@ extension RealKernelTests {
         }
         let stale = try recording("stale.csv") { _ in (0.1, -g, 0.2) }
         let inG = try recording("in-g.csv") { (0.03 * sin(d.init($0) * 1.7), -1 + 0.04 * cos(d.init($0) * 2.3), 0.02) }
+        let zeros = try recording("zeros.csv") { _ in (0, 0, 0) }
         try Guest.copyInFeeder()
         let result = try Guest.run(
             """
@@ -664,9 +665,11 @@ extension RealKernelTests {
             doctor stale
             replug \(inG)
             doctor scale
+            replug \(zeros)
+            doctor zeros
             echo quit > /run/vs.ctl
             echo "=== healthy"; cat /tmp/doctor-healthy.json /tmp/doctor-healthy.err
-            for name in locked laptop hook proxy stale scale; do
+            for name in locked laptop hook proxy stale scale zeros; do
                 echo "=== $name"; jq -c 'select(.verdict == "problem")' /tmp/doctor-$name.json; cat /tmp/doctor-$name.err
             done
             journalctl -b -u orientd -o cat --no-pager | grep -v '^{' | tail -20 >&2
@@ -684,6 +687,7 @@ extension RealKernelTests {
         #expect(verdict("proxy") == "1 other rotators,")
         #expect(verdict("stale") == "1 readings,")
         #expect(verdict("scale") == "1 gravity,")
+        #expect(verdict("zeros") == "1 readings,", "all zero: the one problem, not gravity too")
     }
 }
 

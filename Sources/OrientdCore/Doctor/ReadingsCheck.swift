@@ -23,7 +23,23 @@ public enum ReadingsCheck {
         let span = last.time - first.time
         let a = last.acceleration
         let shown = "(\(number(a.x)), \(number(a.y)), \(number(a.z)))"
-        if samples.allSatisfy({ $0.acceleration == first.acceleration }) && span >= staleSeconds {
+        let stuck = samples.allSatisfy({ $0.acceleration == first.acceleration }) && span >= staleSeconds
+        if stuck, let kind = ImplausibleReadings.kind(of: a) {
+            // Stuck at nothing or at full scale: the one problem; gravity has nothing to add.
+            let what =
+                kind == .allZero
+                ? "every reading in \(number(span, 1)) s was (0, 0, 0): the sensor sends nothing (it is unpowered, lost "
+                    + "its settings, or its driver reads registers nothing fills)"
+                : "every reading in \(number(span, 1)) s was \(shown) m/s², \(number(a.length / 9.80665, 1)) g: its counts are "
+                    + "saturated, no device's at hand or at rest"
+            return [
+                DoctorFinding(
+                    "readings", .problem, what + "; orientd decides no orientation from such readings and says so in the journal",
+                    fix: "journalctl -k | grep -i -e iio -e accel (the driver's messages); suspend and resume, or unload and load "
+                        + "the driver's module, reset many sensors; if it stays, report it to the driver's maintainers")
+            ]
+        }
+        if stuck {
             findings.append(
                 DoctorFinding(
                     "readings", .problem,
