@@ -14,6 +14,10 @@ struct Fault: ExpressibleByArgument, Equatable {
         case garbage
         /// The device goes away at START and comes back, as a new device, SECONDS later.
         case replug
+        /// The hub loses its settings (power and reporting state, report interval) at
+        /// START and for SECONDS, as sensors do over a suspend: it sends nothing until a
+        /// driver sets it up again after that.
+        case forget
     }
 
     let kind: Kind
@@ -48,7 +52,7 @@ struct Fault: ExpressibleByArgument, Equatable {
             case .garbage:
                 let full = 32767 / SensorHubReports.countsPerUnit
                 return Sample(time: sample.time, acceleration: Vector3(full, full, -full))
-            case .quiet, .replug: continue
+            case .quiet, .replug, .forget: continue
             }
         }
         return sample

@@ -42,7 +42,7 @@ extension VirtualSensorCommand {
                 "Misbehave as real hardware does, from START seconds into the recording for SECONDS (repeatable).",
                 discussion: "quiet: no input reports, reads still answered (a dead buffer); zeros: every reading all "
                     + "zero; garbage: every reading ±32767 counts; replug: the hub goes away and comes back as a new "
-                    + "device. The HID hub's only, so far.",
+                    + "device; forget: the hub loses its settings (power, reporting, interval). The HID hub's only, so far.",
                 valueName: "kind@start+seconds"))
         var faults: [Fault] = []
 

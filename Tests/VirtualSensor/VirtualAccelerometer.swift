@@ -182,6 +182,10 @@ final class VirtualAccelerometer: PlayedAccelerometer {
             // second of a 20 s loop, counted against orientd by benchmark-kernel).
             playback.rewind(at: now)
         }
+        if faultOn(.forget, at: now) && properties != SensorHubReports.Properties() {
+            properties = SensorHubReports.Properties()
+            log(#"{"event":"forgot","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(now))}"#)
+        }
         let replug = faultOn(.replug, at: now)
         if replug && device != nil {
             unplug()
