@@ -117,6 +117,10 @@ enum Guest {
         _ = try copyIn(repository.appendingPathComponent("\(packageDirectory)/release/virtual-sensor").path)
     }
 
+    /// A shell command printing what the running daemon (not those of earlier tests in
+    /// this boot) wrote to the journal.
+    static let daemonJournal = #"journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd)"#
+
     /// Shell functions for a test's guest script: `fail MESSAGE` (to stderr, exit 1), and
     /// `plug_devices ARGUMENTS` (`virtual-sensor devices ARGUMENTS --control /run/vs.ctl`
     /// as a transient unit, then a wait of up to 10 s for the daemon udev starts for it).

@@ -28,7 +28,7 @@ extension RealKernelTests {
         #expect(orientations == ["portrait", "landscape-left"], "\(play.stdout)")
         let journal = try Guest.run(
             """
-            journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) | grep -v '^{'
+            \(Guest.daemonJournal) | grep -v '^{'
             echo "restarts: $(systemctl show -p NRestarts --value orientd)"
             """)
         let lines = journal.stdout.split(separator: "\n").map(String.init)
@@ -83,7 +83,7 @@ extension RealKernelTests {
         try Self.expectReplayAfter(path, play: play, from: 8)
         let journal = try Guest.run(
             """
-            journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) | grep -c 'has sent nothing for'
+            \(Guest.daemonJournal) | grep -c 'has sent nothing for'
             echo "restarts: $(systemctl show -p NRestarts --value orientd)"
             """)
         #expect(journal.stdout.hasPrefix("1\n") && journal.stdout.contains("restarts: 0"), "one warning, no restart: \(journal.stdout)")

@@ -165,7 +165,7 @@ extension RealKernelTests {
         #expect(orientations.isEmpty, "a sensor reading nothing turns nothing: \(play.stdout)")
         let journal = try Guest.run(
             """
-            journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) | grep 'warning'
+            \(Guest.daemonJournal) | grep 'warning'
             echo "restarts: $(systemctl show -p NRestarts --value orientd)"
             """)
         let warnings = journal.stdout.split(separator: "\n").filter { $0.contains("implausible readings") && $0.contains("all zero") }

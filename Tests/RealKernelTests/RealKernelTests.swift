@@ -278,7 +278,7 @@ extension RealKernelTests {
     /// within 30 s, or fail).
     static let modeShellFunctions = #"""
         modes() {
-            journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) \
+            \#(Guest.daemonJournal) \
                 | grep '^{"event":"mode"' | jq -c '[.mode, .source, (.hinge // 0 | round)]' | tr '\n' ' '
         }
         await() {
@@ -927,7 +927,7 @@ extension RealKernelTests {
                 "$(journalctl -b -k -o cat --no-pager | grep -c 'PM: suspend exit')"
             # What this daemon (not those of the tests before it in this boot) said besides
             # events: notes of its start, no lost sensor or stall.
-            journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd) \
+            \(Guest.daemonJournal) \
                 | grep -v '^{' >&2
             systemctl stop monitor-suspend virtual-sensor-suspend
             """, timeout: 60)

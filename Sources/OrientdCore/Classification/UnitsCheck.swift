@@ -6,6 +6,8 @@ public struct UnitsCheck: Sendable {
     public let window: Int
     private var magnitudes: [Double] = []
     private var judged = false
+    /// It said the readings are not gravity: readings far from it are that, not news.
+    public private(set) var foundWrong = false
 
     public init(window: Int = 50) {
         self.window = max(1, window)
@@ -22,6 +24,7 @@ public struct UnitsCheck: Sendable {
         let median = magnitudes.sorted()[magnitudes.count / 2]
         magnitudes = []
         guard median < gravity / 2 || median > gravity * 2 else { return nil }
+        foundWrong = true
         var text: [UInt8] = []
         RecordingWriter.appendFixed(median, decimals: 3, to: &text)
         var ratio: [UInt8] = []

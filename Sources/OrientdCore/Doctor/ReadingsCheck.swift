@@ -30,7 +30,7 @@ public enum ReadingsCheck {
                 kind == .allZero
                 ? "every reading in \(number(span, 1)) s was (0, 0, 0): the sensor sends nothing (it is unpowered, lost "
                     + "its settings, or its driver reads registers nothing fills)"
-                : "every reading in \(number(span, 1)) s was \(shown) m/s², \(number(a.length / 9.80665, 1)) g: its counts are "
+                : "every reading in \(number(span, 1)) s was \(shown) m/s², \(number(a.length / standardGravity, 1)) g: its counts are "
                     + "saturated, no device's at hand or at rest"
             return [
                 DoctorFinding(

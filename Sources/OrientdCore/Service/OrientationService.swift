@@ -10,9 +10,6 @@ public struct OrientationService: Sendable {
     public private(set) var source: String?
     private var units = UnitsCheck()
     private var implausible = ImplausibleReadings()
-    /// The units check found the scale wrong: readings far from gravity are that, not
-    /// an episode of implausible ones.
-    private var scaleWrong = false
     /// What each source says about a convertible's mode; the pipeline's policy holds the
     /// one believed.
     public private(set) var modes = ModeReports()
@@ -72,7 +69,6 @@ public struct OrientationService: Sendable {
 
     public mutating func process(_ sample: Sample) {
         if let message = units.check(sample.acceleration) {
-            scaleWrong = true
             outbox.append(.warning("\(source ?? "the sensor"): \(message)"))
         }
         checkPlausible(sample)
@@ -84,7 +80,8 @@ public struct OrientationService: Sendable {
     /// Every reading, classified or read at rest: an episode of implausible ones is said
     /// once, and its end.
     private mutating func checkPlausible(_ sample: Sample) {
-        guard let report = implausible.check(sample), !scaleWrong else { return }
+        // A wrong scale (the units check said so) explains readings far from gravity.
+        guard let report = implausible.check(sample), !units.foundWrong else { return }
         let message = ImplausibleReadings.message(report, device: source ?? "the sensor")
         if case .began = report { outbox.append(.warning(message)) } else { outbox.append(.note(message)) }
     }
@@ -148,7 +145,6 @@ public struct OrientationService: Sendable {
         self.source = source
         units = UnitsCheck()
         implausible = ImplausibleReadings()
-        scaleWrong = false
         pipeline.replaceSensor(mountMatrix: mountMatrix)
         if let event { outbox.append(.sensor(event)) }
     }
@@ -162,7 +158,6 @@ public struct OrientationService: Sendable {
     public mutating func resumeReading(event: SensorStateEvent) {
         units = UnitsCheck()
         implausible = ImplausibleReadings()
-        scaleWrong = false
         pipeline.restartClassifier()
         outbox.append(.sensor(event))
     }
