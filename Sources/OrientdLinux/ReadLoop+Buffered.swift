@@ -16,7 +16,13 @@ extension ReadLoop {
     /// wakes the CPU no more than that; a sensor that cannot go that slow (its slowest
     /// rate is faster, or the driver refuses) keeps sending, and the reader sleeps to each
     /// rest reading instead, taking what came meanwhile in one read.
-    mutating func readBuffered(_ scans: BufferedScans, info: AccelerometerInfo) -> ReadEnd {
+    ///
+    /// A buffer that goes silent is handled as `BufferSilence` says: `stalled`, its
+    /// settings applied again, then given up (`.bufferSilent`) for polled reading. A
+    /// `retrying` buffer is one made again after that: its first scans end the episode (and
+    /// the polled reading, if it was `polledInstead`).
+    mutating func readBuffered(_ scans: BufferedScans, info: AccelerometerInfo, polledInstead: Bool = false, retrying: BufferSilence? = nil
+    ) -> ReadEnd {
         var clock = TimestampClock()
         var lastTime = -Double.infinity
         let fullRate = info.samplingFrequency ?? configuration.rate
@@ -33,8 +39,7 @@ extension ReadLoop {
         let batch = 1 / SamplingFrequency.readsPerSecond
         let attached = ReadLoop.monotonic()
         var lastRead = -Double.infinity
-        var lastScan = attached
-        var stalled = false
+        var silence = retrying ?? BufferSilence(now: attached)
         var bufferFailures = ReadFailures(interval: 0.1)
         // The last read found nothing: wait for data in poll(2) before reading again.
         var drained = false
@@ -76,13 +81,17 @@ extension ReadLoop {
                     // not run: frozen for a suspend (whose drivers took 15 s on the real
                     // kernel) or stopped. The sensor was asleep too; its silence counts
                     // from now.
-                    if ReadLoop.monotonic() - asked > 2 { lastScan = ReadLoop.monotonic() }
-                    // A buffer that stays silent this long is stuck (a hung trigger, a
-                    // sensor in a bad state): say so once, and again when scans come back.
-                    let silence = ReadLoop.monotonic() - lastScan
-                    if !stalled, silence >= max(2, 20 / rate.current) {
-                        stalled = true
-                        emit(.stalled(device: scans.device.id, seconds: silence))
+                    if ReadLoop.monotonic() - asked > 2 { silence.woke(at: ReadLoop.monotonic()) }
+                    // A buffer that stays silent is stuck (a hung trigger, a sensor that
+                    // lost its settings or stopped reporting): said once, and again when
+                    // scans come back.
+                    switch silence.check(now: ReadLoop.monotonic(), rate: rate.current) {
+                    case .wait: break
+                    case .stall(let seconds):
+                        emit(.stalled(device: scans.device.id, seconds: seconds, time: ReadLoop.monotonic() - start))
+                        if let refused = rate.reapply() { emit(.warning(refused)) }
+                    case .giveUp:
+                        return .bufferSilent(silence)
                     }
                     continue
                 }
@@ -92,10 +101,12 @@ extension ReadLoop {
             do {
                 let interval = 1 / rate.current
                 try scans.read { x, y, z, timestamp in
-                    if stalled {
+                    if let seconds = silence.scan(at: lastRead) {
                         // Said before the scans that end the silence are handed on.
-                        stalled = false
-                        emit(.resumed(device: scans.device.id, afterSeconds: lastRead - lastScan))
+                        emit(.resumed(device: scans.device.id, afterSeconds: seconds, time: lastRead - start))
+                        if polledInstead {
+                            emit(.reading(device: scans.device.id, read: .buffered, because: "its buffer sends again", time: lastRead - start))
+                        }
                     }
                     let arrival = ReadLoop.monotonic() - start
                     // Without a timestamp channel the scans of one refill arrive together:
@@ -130,7 +141,6 @@ extension ReadLoop {
             if let report = bufferFailures.succeeded() {
                 emit(.warning(ReadFailures.message(report, error: "", device: scans.device.id)))
             }
-            lastScan = lastRead
             if let change {
                 if let refused = rate.follow(change) { emit(.warning(refused)) }
                 emit(.pace(device: scans.device.id, change, hz: rate.current))

@@ -12,8 +12,9 @@ extension ReadLoop {
     /// or once every rest interval while the adaptive rate rests (the poll interval is
     /// the whole saving: the sensor's own rate is left alone, as a slowed sensor would
     /// hand a polled reader values up to one of its periods old). Returns why it stopped;
-    /// the axis files are closed then.
-    mutating func readPolled(_ axes: PolledAxes, device: IIODevice, info: AccelerometerInfo) -> ReadEnd {
+    /// the axis files are closed then. `until`: when to stop for the buffer to be tried
+    /// again (`.retryBuffer`), while polled reading stands in for a dead one.
+    mutating func readPolled(_ axes: PolledAxes, device: IIODevice, info: AccelerometerInfo, until: Double? = nil) -> ReadEnd {
         defer { axes.close() }
         let interval = 1 / max(configuration.rate, 0.1)
         var schedule = AdaptiveRate(parameters: configuration.adaptiveRate)
@@ -70,6 +71,7 @@ extension ReadLoop {
                 deadline += delay
                 if deadline < now { deadline = now + delay }
             }
+            if let until, deadline >= until { return .retryBuffer }
             let wake = wait(milliseconds: Int32(max(0, (deadline - ReadLoop.monotonic()) * 1000).rounded(.up)))
             if wake.stop { return .stopped }
             if wake.hotPlug, let end = udevEnds(device.id) { return end }

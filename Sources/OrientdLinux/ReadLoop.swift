@@ -187,6 +187,12 @@ struct ReadLoop {
         case failed(String)
         /// Nothing consumes the events: the reading gate closed.
         case paused
+        /// The buffer stays silent though its settings were applied again: given up for
+        /// now, in this episode.
+        case bufferSilent(BufferSilence)
+        /// Polled reading, while the buffer was given up, is done: the buffer is tried
+        /// again.
+        case retryBuffer
     }
 
     /// What one sensor is read through while it is read.
@@ -225,6 +231,10 @@ struct ReadLoop {
             emit(.lost(device: id, reason: unreadable))
             return true
         }
+        // While a dead buffer is given up: its episode, carried on by each try of it, and
+        // whether the sensor is read polled meanwhile (said once an episode).
+        var given: BufferSilence?
+        var polledInstead = false
         while true {
             if reading == nil {
                 emit(.idle(device: id))
@@ -241,10 +251,20 @@ struct ReadLoop {
             }
             let end: ReadEnd =
                 switch reading {
-                case .buffered(let scans): readBuffered(scans, info: info)
-                case .polled(let axes): readPolled(axes, device: device, info: info)
+                case .buffered(let scans):
+                    readBuffered(
+                        scans, info: info, polledInstead: polledInstead,
+                        retrying: given.map { BufferSilence(retrying: $0.lastScan, givenUp: $0.givenUp, now: ReadLoop.monotonic()) })
+                case .polled(let axes):
+                    readPolled(
+                        axes, device: device, info: info,
+                        until: given.map { ReadLoop.monotonic() + BufferSilence.retryDelay(givenUp: $0.givenUp) })
                 case nil: .paused
                 }
+            if case .retryBuffer = end {} else if case .bufferSilent = end {} else {
+                given = nil
+                polledInstead = false
+            }
             switch end {
             case .stopped: return true
             case .lost(let reason):
@@ -258,6 +278,34 @@ struct ReadLoop {
                 // Letting go of the buffer disables it (libiio writes buffer/enable 0), so
                 // the driver can power the sensor down; the polled files were closed.
                 reading = nil
+            case .bufferSilent(let episode):
+                // Its values may still answer though its buffer is dead (a hub that stopped
+                // its input reports, iio-sensor-proxy#212): read them polled meanwhile. The
+                // buffer is let go first, as most drivers refuse raw reads while it is on.
+                reading = nil
+                given = episode
+                if let axes = PolledAxes.open(device, syspath: syspath), case .success = axes.read() {
+                    if !polledInstead {
+                        polledInstead = true
+                        let seconds = JSONLineWriter.number(ReadLoop.monotonic() - episode.lastScan, decimals: 1)
+                        emit(
+                            .warning(
+                                "\(id): its buffer has sent nothing for \(seconds) s, though the sensor answers reads; "
+                                    + "reading it polled until the buffer sends again"))
+                        emit(.reading(device: id, read: .polled, because: "its buffer sends nothing", time: ReadLoop.monotonic() - start))
+                    }
+                    reading = .polled(axes)
+                } else {
+                    // Nothing answers (a hung sensor): wait on a new buffer, still stalled.
+                    reading = startReading(device, info: &info, syspath: syspath)
+                }
+            case .retryBuffer:
+                reading = nil
+                reading = startReading(device, info: &info, syspath: syspath)
+            }
+            if given != nil && reading == nil {
+                emit(.lost(device: id, reason: unreadable))
+                return true
             }
         }
     }

@@ -15,16 +15,17 @@ public enum SensorEvent: Sendable {
     case pace(device: String, AdaptiveRate.Pace, hz: Double)
     /// The sensor went away or failed; the thread looks for it (or another) again.
     case lost(device: String, reason: String)
-    /// A buffered sensor has sent nothing for `seconds` (its stream is stuck); the
-    /// thread goes on waiting for it.
-    case stalled(device: String, seconds: Double)
-    /// A stalled sensor sends again.
-    case resumed(device: String, afterSeconds: Double)
+    /// A buffered sensor has sent nothing for `seconds` (its stream is stuck), said at
+    /// `time` (seconds on the samples' clock); the thread sees to it (`BufferSilence`).
+    case stalled(device: String, seconds: Double, time: Double)
+    /// A stalled sensor sends again (its buffer, after polled reading meanwhile).
+    case resumed(device: String, afterSeconds: Double, time: Double)
     /// The sensor is no longer read: nothing consumes the events (`setReading(false)`).
     /// A buffered sensor's buffer is disabled, so the driver can power it down.
     case idle(device: String)
-    /// The sensor is read again after `idle`, by `read`.
-    case reading(device: String, read: AccelerometerInfo.ReadPath)
+    /// The sensor is read again after `idle`, by `read`; or, `because` of a dead buffer
+    /// or its return, read another way from `time` (seconds on the samples' clock).
+    case reading(device: String, read: AccelerometerInfo.ReadPath, because: String? = nil, time: Double? = nil)
     /// No sensor yet; the thread waits for one to appear (`--wait`).
     case waiting(String)
     /// Something odd but not fatal: a bad attribute, a read error that was retried.

@@ -62,6 +62,23 @@ struct SensorRate {
         _ = trigger?.follow(.full, rest: rest)
     }
 
+    /// Writes the rate in force again, for a sensor that stopped sending: one that lost its
+    /// settings (a hub reset, a resume) sends nothing until told again. On a HID sensor
+    /// hub this one write restores its power and reporting state too: the driver sends the
+    /// whole feature report from its copy. Not read first: a read asks the hub, and its
+    /// answer (power off) replaces that copy (measured: read, then write, and the hub
+    /// stays off). A warning when the driver refuses; nothing for a sensor without a rate.
+    mutating func reapply() -> String? {
+        guard let setting, !refused else { return nil }
+        switch setting.set(deviceRate, on: device, read: AccelerometerDiscovery.attributeReader(device: device, udev: nil)) {
+        case .success(let inForce):
+            deviceRate = inForce
+            return nil
+        case .failure(let issue):
+            return "\(issue) again, for a sensor that sends nothing"
+        }
+    }
+
     private mutating func set(_ wanted: Double) -> String? {
         sendsFaster = false
         lastScan = nil

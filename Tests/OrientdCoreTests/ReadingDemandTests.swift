@@ -39,6 +39,11 @@ struct ReadingDemandTests {
         #expect(
             String(decoding: SensorStateEvent(.reading(read: "buffered"), device: "iio:device0", time: 9).jsonLine, as: UTF8.self)
                 == #"{"event":"sensor","state":"reading","time":9,"device":"iio:device0","read":"buffered","version":1}"# + "\n")
+        let fallback = SensorStateEvent(.reading(read: "polled", reason: "its buffer sends nothing"), device: "iio:device0", time: 7)
+        #expect(
+            String(decoding: fallback.jsonLine, as: UTF8.self)
+                == #"{"event":"sensor","state":"reading","time":7,"device":"iio:device0","read":"polled","reason":"its buffer sends nothing","version":1}"#
+                + "\n")
     }
 
     /// A service whose sensor has said portrait, read at 50 Hz from 0 to 0.4 s.

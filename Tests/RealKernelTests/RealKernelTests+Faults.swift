@@ -69,25 +69,55 @@ extension RealKernelTests {
     }
 
     @Test(
-        "the HID hub stops sending input reports for 4 s (reads still answered): stalled 2 s in, resumed as it ends, the turns after as replay's",
+        "the HID hub stops its input reports for 6 s (reads still answered): stalled 2 s in, read polled 1 s later, the buffer back at the first try after; every turn from 3 s in as replay's",
         .beyondTheCore)
     func quietHub() throws {
+        // Quarter turns from rest every 3.5 s; the hub quiet from 4 s to 10 s.
+        let path = Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path
+        let play = try Guest.play(path, ["--buffered", "--fault", "quiet@4+6"])
+        #expect(play.status == 0, "read buffered over the last 3 s: \(play.stderr)")
+        let sensor = (play.events ?? []).filter { $0["event"] as? String == "sensor" }
+        let states = sensor.map { "\($0["state"] ?? "?")\($0["read"].map { " \($0)" } ?? "") \(String(format: "%.2f", $0["time"] as? Double ?? -1))" }
+        let time = { (state: String, read: String?) in
+            sensor.first { $0["state"] as? String == state && (read == nil || $0["read"] as? String == read) }?["time"] as? Double
+        }
+        #expect(time("stalled", nil).map { $0 >= 5.8 && $0 <= 6.6 } == true, "stalled 2 s after the last report: \(states)")
+        #expect(time("reading", "polled").map { $0 >= 6.8 && $0 <= 7.6 } == true, "read polled 1 s after that: \(states)")
+        // The first try of the buffer comes 10 s after the polled reading began.
+        #expect(time("resumed", nil).map { $0 >= 16.8 && $0 <= 18.2 } == true, "the buffer back at its first try: \(states)")
+        #expect(time("reading", "buffered").map { $0 >= 16.8 && $0 <= 18.2 } == true, "and read buffered again: \(states)")
+        #expect(sensor.count == 6, "attached, stalled, reading polled, resumed, reading buffered, lost: \(states)")
+        // Replay's turns from 7.28 s on: the first 3.28 s into the fault, seen by polling.
+        try Self.expectReplayAfter(path, play: play, from: 7, within: 0.5)
+        let journal = try Guest.run(
+            """
+            \(Guest.daemonJournal) | grep -c -e 'has sent nothing for' -e 'though the sensor answers reads'
+            echo "restarts: $(systemctl show -p NRestarts --value orientd)"
+            """)
+        #expect(journal.stdout.hasPrefix("2\n") && journal.stdout.contains("restarts: 0"), "two warnings, no restart: \(journal.stdout)")
+        print("real kernel, \(Guest.name), quiet hub 4–10 s: \(states)")
+    }
+
+    @Test(
+        "the HID hub forgets its power, reporting and interval: stalled, its settings applied again, reading on as replay's, all buffered",
+        .beyondTheCore)
+    func forgetfulHub() throws {
         let path = Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path
-        let play = try Guest.play(path, ["--buffered", "--fault", "quiet@3+4"])
+        let play = try Guest.play(path, ["--buffered", "--fault", "forget@3+1"])
         #expect(play.status == 0, "\(play.stderr)")
         let states = Self.sensorStates(play)
         let stalled = states.first { $0.state == "stalled" }
         let resumed = states.first { $0.state == "resumed" }
         #expect(stalled.map { $0.time >= 4.8 && $0.time <= 5.6 } == true, "stalled 2 s after the last report: \(states)")
-        #expect(resumed.map { $0.time >= 6.9 && $0.time <= 7.5 } == true, "resumed as the reports come back: \(states)")
-        try Self.expectReplayAfter(path, play: play, from: 8)
-        let journal = try Guest.run(
-            """
-            \(Guest.daemonJournal) | grep -c 'has sent nothing for'
-            echo "restarts: $(systemctl show -p NRestarts --value orientd)"
-            """)
-        #expect(journal.stdout.hasPrefix("1\n") && journal.stdout.contains("restarts: 0"), "one warning, no restart: \(journal.stdout)")
-        print("real kernel, \(Guest.name), quiet hub 3–7 s: \(states.map { "\($0.state) \(String(format: "%.2f", $0.time))" })")
+        #expect(
+            resumed.map { r in stalled.map { r.time - $0.time <= 0.5 } ?? false } == true,
+            "resumed as soon as its settings were applied again: \(states)")
+        #expect(!states.contains { $0.state == "reading" }, "never read another way: \(states)")
+        // Replay's turn at 4.32 s came while the hub was silent: the next, at 6.18, onwards.
+        try Self.expectReplayAfter(path, play: play, from: 6, within: 0.5)
+        let journal = try Guest.run("echo \"restarts: $(systemctl show -p NRestarts --value orientd)\"")
+        #expect(journal.stdout.contains("restarts: 0"), "\(journal.stdout)")
+        print("real kernel, \(Guest.name), forgetful hub at 3 s: \(states.map { "\($0.state) \(String(format: "%.2f", $0.time))" })")
     }
 
     @Test("the HID hub goes away for 2 s and comes back as a new device: lost, attached, the turns after as replay's", .beyondTheCore)

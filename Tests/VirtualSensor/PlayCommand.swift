@@ -108,8 +108,12 @@ extension VirtualSensorCommand {
                 // Which way the daemon read, as the device saw it: a polled read of
                 // in_accel_*_raw is a get-report of the input report, three a sample. The
                 // driver switches reporting on for those too, so input reports flow either
-                // way; only polling asks for more reports than the hub sends.
-                let found = hub.readsAnswered > hub.reportsSent ? ReadPath.poll : ReadPath.buffered
+                // way; only polling asks for more reports than the hub sends. With faults,
+                // the daemon may read another way while they last (polled while the buffer
+                // is dead): what counts is how it reads over the last 3 s.
+                let before = faults.isEmpty ? nil : hub.countsBeforeEnd
+                let found =
+                    hub.readsAnswered - (before?.reads ?? 0) > hub.reportsSent - (before?.reports ?? 0) ? ReadPath.poll : ReadPath.buffered
                 printError(
                     #"{"event":"read","reads":\#(hub.readsAnswered),"reports":\#(hub.reportsSent),"path":"\#(found.rawValue)"}"#)
                 if let readPath, found != readPath {

@@ -40,6 +40,9 @@ final class VirtualAccelerometer: PlayedAccelerometer {
     /// Polled reads answered and input reports sent, since the start.
     private(set) var readsAnswered = 0
     private(set) var reportsSent = 0
+    /// Both counts 3 s before the recording's end: how the daemon reads once it has got
+    /// over the faults.
+    private(set) var countsBeforeEnd: (reads: Int, reports: Int)?
     private let log: (String) -> Void
     /// How it misbehaves, and when (`Fault`).
     let faults: [Fault]
@@ -181,6 +184,9 @@ final class VirtualAccelerometer: PlayedAccelerometer {
             // sooner for a recording starting over (that extra report was 0.05 wake-ups a
             // second of a 20 s loop, counted against orientd by benchmark-kernel).
             playback.rewind(at: now)
+        }
+        if countsBeforeEnd == nil && !playback.loops && playback.hasEnded(at: now + 3) {
+            countsBeforeEnd = (readsAnswered, reportsSent)
         }
         if faultOn(.forget, at: now) && properties != SensorHubReports.Properties() {
             properties = SensorHubReports.Properties()

@@ -10,8 +10,9 @@ public struct SensorStateEvent: Hashable, Sendable {
         case lost(reason: String)
         /// Not read: nothing consumes the events (`ReadingDemand`).
         case idle
-        /// Read again after `idle`; `read` as in `attached`.
-        case reading(read: String)
+        /// Read again after `idle`, or another way (`reason`: its buffer went silent, or
+        /// sends again); `read` as in `attached`.
+        case reading(read: String, reason: String? = nil)
     }
 
     public var state: State
@@ -50,8 +51,9 @@ public struct SensorStateEvent: Hashable, Sendable {
             json.add("reason", reason)
         case .idle:
             break
-        case .reading(let read):
+        case .reading(let read, let reason):
             json.add("read", read)
+            if let reason { json.add("reason", reason) }
         }
         json.add("version", OrientationEvent.schemaVersion)
         return json.line()

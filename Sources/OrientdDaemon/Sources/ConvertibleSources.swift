@@ -126,7 +126,7 @@ final class ConvertibleSources: Sendable {
             case .lost(let device, let reason):
                 service.detachBase()
                 service.post(.note("the base accelerometer \(device) is lost: \(reason)"))
-            case .stalled(let device, let seconds):
+            case .stalled(let device, let seconds, _):
                 service.post(.warning("the base accelerometer \(device) has sent nothing for \(Int(seconds)) s"))
             case .resumed, .waiting, .idle, .reading, .pace:
                 // Most machines have no base sensor: waiting for one is not news. Pausing

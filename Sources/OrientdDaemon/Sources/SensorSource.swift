@@ -70,16 +70,12 @@ public struct SensorSource: SampleSource {
                     service.post(.sensor(SensorStateEvent(.lost(reason: reason), device: device, time: time)))
                     service.post(.warning("\(device) lost: \(reason); waiting for it to return"))
                     service.post(.waiting("\(device) lost; waiting for it to return"))
-                case .stalled(let device, let seconds):
-                    // When it was noticed, on the stream's clock: the last reading's time
-                    // stands still while nothing comes.
-                    let time = service.withService { $0.pipeline.lastTime } + seconds
+                case .stalled(let device, let seconds, let time):
                     service.post(.sensor(SensorStateEvent(.stalled(seconds: seconds), device: device, time: time)))
                     service.post(
                         .warning("\(device) has sent nothing for \(JSONLineWriter.number(seconds, decimals: 1)) s; still waiting for it"))
                     service.post(.waiting("\(device) stalled"))
-                case .resumed(let device, let seconds):
-                    let time = service.withService { $0.pipeline.lastTime } + seconds
+                case .resumed(let device, let seconds, let time):
                     service.post(.sensor(SensorStateEvent(.resumed(afterSeconds: seconds), device: device, time: time)))
                     service.post(.note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s"))
                     service.post(.opened("reading \(device)"))
@@ -90,10 +86,12 @@ public struct SensorSource: SampleSource {
                     service.post(
                         .note("\(device) is not read: nothing consumes the events (no subscriber, no hook, output to the journal)"))
                     service.post(.opened("\(device) idle: nothing consumes the events"))
-                case .reading(let device, let read):
-                    let time = service.withService { $0.pipeline.lastTime }
-                    service.resumeReading(event: SensorStateEvent(.reading(read: read.rawValue), device: device, time: time))
-                    service.post(.note("\(device) is read again, \(read.rawValue): something consumes the events"))
+                case .reading(let device, let read, let because, let at):
+                    let time = at ?? service.withService { $0.pipeline.lastTime }
+                    let event = SensorStateEvent(.reading(read: read.rawValue, reason: because), device: device, time: time)
+                    // Read another way, the stream goes on: the classifier keeps what it has.
+                    if because == nil { service.resumeReading(event: event) } else { service.post(.sensor(event)) }
+                    service.post(.note("\(device) is read \(read.rawValue): \(because ?? "something consumes the events again")"))
                     service.post(.opened("reading \(device), \(read.rawValue)"))
                 case .waiting(let message):
                     service.post(.note(message))

@@ -10,9 +10,9 @@ extension Diagnostics {
         switch event {
         case .lost(let device, let reason):
             warning("\(device) lost: \(reason); waiting for it to return")
-        case .stalled(let device, let seconds):
+        case .stalled(let device, let seconds, _):
             warning("\(device) has sent nothing for \(JSONLineWriter.number(seconds, decimals: 1)) s; still waiting for it")
-        case .resumed(let device, let seconds):
+        case .resumed(let device, let seconds, _):
             note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s")
         case .waiting(let message):
             note(message)

@@ -1,0 +1,79 @@
+/// A buffered sensor's silence, and what its reader does about it (issue 36): after 2 s
+/// (or 20 sampling periods) without a scan it is `stalled` and its settings are applied
+/// again, as a sensor that lost them (a hub reset, a resume) sends nothing until told;
+/// if that brings nothing within 1 s (or 10 periods), the buffer is given up and the
+/// sensor read polled, and the buffer tried again after 10 s, then 20, 40 and every 60 s,
+/// each try given the same short while. Times in seconds on one clock; no I/O.
+public struct BufferSilence: Sendable, Equatable {
+    /// What the reader does now.
+    public enum Step: Equatable, Sendable {
+        case wait
+        /// Say the sensor stalled (silent for `seconds`) and apply its settings again.
+        case stall(seconds: Double)
+        /// Give the buffer up for now: silent since `since`, which a retry carries on.
+        case giveUp(since: Double)
+    }
+
+    /// When the buffer last sent (the episode's start while stalled).
+    public private(set) var lastScan: Double
+    public private(set) var isStalled: Bool
+    /// Buffers given up in this episode so far.
+    public private(set) var givenUp: Int
+    /// When the settings were applied again, or the buffer made again for a retry.
+    private var remedied: Double?
+
+    /// A buffer that has just been made (or starts again after a pause: a pause is no
+    /// silence).
+    public init(now: Double) {
+        lastScan = now
+        isStalled = false
+        givenUp = 0
+    }
+
+    /// A buffer made again after it was given up `givenUp` times, silent since `since`.
+    public init(retrying since: Double, givenUp: Int, now: Double) {
+        lastScan = since
+        isStalled = true
+        self.givenUp = givenUp
+        remedied = now
+    }
+
+    /// Scans came at `now`: the silence it ends, in seconds, when it was a stall.
+    public mutating func scan(at now: Double) -> Double? {
+        defer {
+            lastScan = now
+            isStalled = false
+            givenUp = 0
+            remedied = nil
+        }
+        return isStalled ? now - lastScan : nil
+    }
+
+    /// The process did not run until `now` (frozen for a suspend, stopped): the sensor
+    /// slept too, and its silence counts from now.
+    public mutating func woke(at now: Double) {
+        lastScan = now
+        if remedied != nil { remedied = now }
+    }
+
+    /// Still nothing at `now`, the sensor sending at `rate` Hz.
+    public mutating func check(now: Double, rate: Double) -> Step {
+        let silence = now - lastScan
+        if !isStalled {
+            guard silence >= max(2, 20 / rate) else { return .wait }
+            isStalled = true
+            remedied = now
+            return .stall(seconds: silence)
+        }
+        guard let remedied, now - remedied >= max(1, 10 / rate) else { return .wait }
+        givenUp += 1
+        self.remedied = nil
+        return .giveUp(since: lastScan)
+    }
+
+    /// How long to read polled before trying the buffer again, after it was given up
+    /// `givenUp` times in a row.
+    public static func retryDelay(givenUp: Int) -> Double {
+        min(60, 10 * Double(1 << min(max(givenUp - 1, 0), 6)))
+    }
+}

@@ -1,0 +1,75 @@
+import OrientdCore
+import Testing
+
+@Suite("A buffer that goes silent")
+struct BufferSilenceTests {
+    /// Checks once a second (the reader's poll time-out) from `from` to `to`, and the steps
+    /// that were not `wait`, with their times.
+    static func steps(_ silence: inout BufferSilence, from: Double, to: Double, rate: Double) -> [(Double, BufferSilence.Step)] {
+        var out: [(Double, BufferSilence.Step)] = []
+        var t = from
+        while t <= to {
+            let step = silence.check(now: t, rate: rate)
+            if step != .wait { out.append((t, step)) }
+            t += 1
+        }
+        return out
+    }
+
+    @Test("stalled after 2 s at 50 Hz, given up 1 s after the settings were applied again; once each")
+    func fullRate() {
+        var silence = BufferSilence(now: 0)
+        #expect(silence.scan(at: 10) == nil, "scans while all is well end no stall")
+        let steps = Self.steps(&silence, from: 11, to: 30, rate: 50)
+        #expect(steps.map(\.0) == [12, 13])
+        #expect(steps.map(\.1) == [.stall(seconds: 2), .giveUp(since: 10)])
+        #expect(silence.isStalled && silence.givenUp == 1)
+    }
+
+    @Test("at a slow rate the waits are 20 and 10 sampling periods")
+    func slowRate() {
+        var silence = BufferSilence(now: 0)
+        let steps = Self.steps(&silence, from: 1, to: 60, rate: 2)
+        #expect(steps.map(\.0) == [10, 15])
+        #expect(steps.map(\.1) == [.stall(seconds: 10), .giveUp(since: 0)])
+    }
+
+    @Test("scans after the stall end it: the silence is said, and all starts afresh")
+    func resumed() {
+        var silence = BufferSilence(now: 0)
+        _ = Self.steps(&silence, from: 1, to: 2, rate: 50)
+        #expect(silence.isStalled)
+        #expect(silence.scan(at: 2.5) == 2.5)
+        #expect(!silence.isStalled)
+        #expect(silence.scan(at: 2.52) == nil)
+        #expect(Self.steps(&silence, from: 3, to: 4, rate: 50).isEmpty, "a new silence counts from the last scan")
+        #expect(Self.steps(&silence, from: 4.6, to: 4.6, rate: 50).map(\.1) == [.stall(seconds: 4.6 - 2.52)])
+    }
+
+    @Test("a retry of the buffer keeps the episode: no second stall, given up again after the short wait, its scans end it all")
+    func retry() {
+        var silence = BufferSilence(retrying: 10, givenUp: 1, now: 23)
+        #expect(silence.isStalled)
+        let steps = Self.steps(&silence, from: 23, to: 30, rate: 50)
+        #expect(steps.map(\.0) == [24])
+        #expect(steps.map(\.1) == [.giveUp(since: 10)])
+        #expect(silence.givenUp == 2)
+        var back = BufferSilence(retrying: 10, givenUp: 2, now: 44)
+        #expect(back.scan(at: 44.1) == 34.1, "the whole episode")
+        #expect(back.givenUp == 0 && !back.isStalled)
+    }
+
+    @Test("a process that did not run (a suspend) counts the silence from its waking")
+    func woke() {
+        var silence = BufferSilence(now: 0)
+        silence.woke(at: 30)
+        #expect(Self.steps(&silence, from: 31, to: 31, rate: 50).isEmpty)
+        #expect(Self.steps(&silence, from: 32, to: 32, rate: 50).map(\.1) == [.stall(seconds: 2)])
+    }
+
+    @Test("the buffer is tried again after 10 s of polled reading, then 20, 40, and every 60 s")
+    func retryDelays() {
+        #expect((1...6).map { BufferSilence.retryDelay(givenUp: $0) } == [10, 20, 40, 60, 60, 60])
+        #expect(BufferSilence.retryDelay(givenUp: 1000) == 60)
+    }
+}
