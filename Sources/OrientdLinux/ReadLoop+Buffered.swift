@@ -40,6 +40,9 @@ extension ReadLoop {
         let attached = ReadLoop.monotonic()
         var lastRead = -Double.infinity
         var silence = retrying ?? BufferSilence(now: attached)
+        // The rate being written again while the buffer is silent (AttributeWrite).
+        var reapplying: AttributeWrite?
+        let sysfs = configuration.uri == nil ? "/sys/bus/iio/devices/\(scans.device.id)" : nil
         var bufferFailures = ReadFailures(interval: 0.1)
         // The last read found nothing: wait for data in poll(2) before reading again.
         var drained = false
@@ -70,7 +73,9 @@ extension ReadLoop {
             }
             if !readDirectly {
                 let asked = ReadLoop.monotonic()
-                let wake = wait(milliseconds: 1000, data: scans.descriptor)
+                // Silence is checked each time the wait runs out: every second, and every
+                // 0.1 s while stalled, to act on a write's end and give the buffer up on time.
+                let wake = wait(milliseconds: silence.isStalled ? 100 : 1000, data: scans.descriptor)
                 if wake.interrupted { continue }
                 if wake.stop { return .stopped }
                 if wake.hotPlug, let end = udevEnds(scans.device.id) { return end }
@@ -82,6 +87,17 @@ extension ReadLoop {
                     // kernel) or stopped. The sensor was asleep too; its silence counts
                     // from now.
                     if ReadLoop.monotonic() - asked > 2 { silence.woke(at: ReadLoop.monotonic()) }
+                    if let write = reapplying, let outcome = write.finished {
+                        reapplying = nil
+                        let taken = rate.reapplied(outcome)
+                        if case .failed(let why) = outcome, silence.untaken == 0, silence.isStalled {
+                            emit(
+                                .warning(
+                                    "\(why): the sensor answers nothing; waiting for it to send, and writing its rate "
+                                        + "again now and then"))
+                        }
+                        silence.applied(at: ReadLoop.monotonic(), taken: taken)
+                    }
                     // A buffer that stays silent is stuck (a hung trigger, a sensor that
                     // lost its settings or stopped reporting): said once, and again when
                     // scans come back.
@@ -89,7 +105,10 @@ extension ReadLoop {
                     case .wait: break
                     case .stall(let seconds):
                         emit(.stalled(device: scans.device.id, seconds: seconds, time: ReadLoop.monotonic() - start))
-                        if let refused = rate.reapply() { emit(.warning(refused)) }
+                        fallthrough
+                    case .reapply:
+                        reapplying = rate.startReapply(in: sysfs)
+                        if reapplying == nil { silence.applied(at: ReadLoop.monotonic(), taken: true) }
                     case .giveUp:
                         return .bufferSilent(silence)
                     }

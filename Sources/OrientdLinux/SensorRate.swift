@@ -62,21 +62,23 @@ struct SensorRate {
         _ = trigger?.follow(.full, rest: rest)
     }
 
-    /// Writes the rate in force again, for a sensor that stopped sending: one that lost its
-    /// settings (a hub reset, a resume) sends nothing until told again. On a HID sensor
-    /// hub this one write restores its power and reporting state too: the driver sends the
-    /// whole feature report from its copy. Not read first: a read asks the hub, and its
-    /// answer (power off) replaces that copy (measured: read, then write, and the hub
-    /// stays off). A warning when the driver refuses; nothing for a sensor without a rate.
-    mutating func reapply() -> String? {
-        guard let setting, !refused else { return nil }
-        switch setting.set(deviceRate, on: device, read: AccelerometerDiscovery.attributeReader(device: device, udev: nil)) {
-        case .success(let inForce):
-            deviceRate = inForce
-            return nil
-        case .failure(let issue):
-            return "\(issue) again, for a sensor that sends nothing"
-        }
+    /// Starts writing the rate in force again, for a sensor that stopped sending: one that
+    /// lost its settings (a hub reset, a resume) sends nothing until told again. On a HID
+    /// sensor hub this one write restores its power and reporting state too: the driver
+    /// sends the whole feature report from its copy. Not read first: a read asks the hub,
+    /// and its answer (power off) replaces that copy (measured: read, then write, and the
+    /// hub stays off). `directory`: the device's sysfs directory; nil (a remote board's
+    /// context), or a sensor with no rate to write, writes nothing.
+    mutating func startReapply(in directory: String?) -> AttributeWrite? {
+        guard let directory, let setting, !refused else { return nil }
+        return AttributeWrite(path: directory + "/" + setting.attribute, value: SamplingFrequencySetting.format(deviceRate))
+    }
+
+    /// What that write came to: whether the sensor took it, keeping the rate read back.
+    mutating func reapplied(_ outcome: AttributeWrite.Outcome) -> Bool {
+        guard case .written(let back) = outcome else { return false }
+        if setting?.available == nil, case .value(let rate) = AttributeValue.number(back) { deviceRate = rate }
+        return true
     }
 
     private mutating func set(_ wanted: Double) -> String? {

@@ -4,16 +4,33 @@ import Testing
 @Suite("A buffer that goes silent")
 struct BufferSilenceTests {
     /// Checks once a second (the reader's poll time-out) from `from` to `to`, and the steps
-    /// that were not `wait`, with their times.
+    /// that were not `wait`, with their times. Settings asked for are applied at once.
     static func steps(_ silence: inout BufferSilence, from: Double, to: Double, rate: Double) -> [(Double, BufferSilence.Step)] {
         var out: [(Double, BufferSilence.Step)] = []
         var t = from
         while t <= to {
             let step = silence.check(now: t, rate: rate)
             if step != .wait { out.append((t, step)) }
+            if case .stall = step { silence.applied(at: t, taken: true) }
             t += 1
         }
         return out
+    }
+
+    @Test("not given up while its settings are being written (a write can wait on a driver's time-outs), nor after the stall ended")
+    func writeUnderWay() {
+        var silence = BufferSilence(now: 0)
+        #expect(silence.check(now: 2, rate: 50) == .stall(seconds: 2))
+        for t in 3...12 { #expect(silence.check(now: Double(t), rate: 50) == .wait) }
+        silence.applied(at: 12, taken: true)
+        #expect(silence.check(now: 12.5, rate: 50) == .wait)
+        #expect(silence.check(now: 13, rate: 50) == .giveUp(since: 0), "1 s after the write ended")
+        var ended = BufferSilence(now: 0)
+        _ = ended.check(now: 2, rate: 50)
+        #expect(ended.scan(at: 4) == 4)
+        ended.applied(at: 12, taken: false)
+        #expect(ended.untaken == 0 && !ended.isStalled, "a write that ends after the scans came back changes nothing")
+        #expect(ended.check(now: 5, rate: 50) == .wait)
     }
 
     @Test("stalled after 2 s at 50 Hz, given up 1 s after the settings were applied again; once each")
@@ -65,6 +82,31 @@ struct BufferSilenceTests {
         silence.woke(at: 30)
         #expect(Self.steps(&silence, from: 31, to: 31, rate: 50).isEmpty)
         #expect(Self.steps(&silence, from: 32, to: 32, rate: 50).map(\.1) == [.stall(seconds: 2)])
+    }
+
+    @Test("settings the sensor does not take (a hung sensor): the buffer is kept, never given up, the settings written again after 10, 20, 40, 60 s")
+    func untaken() {
+        var silence = BufferSilence(now: 0)
+        #expect(silence.check(now: 2, rate: 50) == .stall(seconds: 2))
+        // The write waited out the driver's 5 s time-out; each try after fails at once.
+        silence.applied(at: 7, taken: false)
+        var tries: [Double] = []
+        var t = 8.0
+        while t <= 200 {
+            if silence.check(now: t, rate: 50) == .reapply {
+                tries.append(t)
+                silence.applied(at: t, taken: false)
+            }
+            t += 1
+        }
+        #expect(tries == [17, 37, 77, 137, 197], "10 s after the failed write, then 20, 40, 60, 60")
+        #expect(silence.untaken == 6 && silence.givenUp == 0 && silence.isStalled)
+        // Taken at last: given a second, then given up as any silent buffer.
+        silence.applied(at: 200, taken: true)
+        let steps = Self.steps(&silence, from: 200.5, to: 202.5, rate: 50)
+        #expect(steps.map(\.1) == [.giveUp(since: 0)])
+        #expect(silence.scan(at: 205) == 205, "the whole silence")
+        #expect(silence.untaken == 0)
     }
 
     @Test("the buffer is tried again after 10 s of polled reading, then 20, 40, and every 60 s")

@@ -120,6 +120,44 @@ extension RealKernelTests {
         print("real kernel, \(Guest.name), forgetful hub at 3 s: \(states.map { "\($0.state) \(String(format: "%.2f", $0.time))" })")
     }
 
+    @Test(
+        "the HID hub answers nothing for 10 s (no reports, no requests): stalled, the rate's write left waiting on its own thread, reading on the moment the hub sends, ctl status answered throughout",
+        .beyondTheCore)
+    func hungHub() throws {
+        let path = Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path
+        // `orientd ctl status` twice a second through the play, each one's time and status
+        // (the daemon restarts as play begins: what comes before its first answer is not
+        // counted).
+        _ = try Guest.run(
+            """
+            rm -f /var/tmp/ctl.txt
+            systemd-run --quiet --unit=ctl-probe-$(date +%s%N) --collect sh -c 'for i in $(seq 60); do
+                s=$(date +%s%N); orientd ctl status > /dev/null 2>&1; r=$?; e=$(date +%s%N)
+                echo "$r $(( (e - s) / 1000000 ))" >> /var/tmp/ctl.txt; sleep 0.5; done'
+            """)
+        let play = try Guest.play(path, ["--buffered", "--fault", "hang@4+10"])
+        #expect(play.status == 0, "\(play.stderr)")
+        let states = Self.sensorStates(play)
+        let stalled = states.first { $0.state == "stalled" }
+        let resumed = states.first { $0.state == "resumed" }
+        #expect(stalled.map { $0.time >= 5.8 && $0.time <= 6.6 } == true, "stalled 2 s after the last report: \(states)")
+        #expect(resumed.map { $0.time >= 13.9 && $0.time <= 14.5 } == true, "resumed as the hub sends again at 14 s: \(states)")
+        #expect(!states.contains { $0.state == "reading" }, "no polled reads tried on a hub that answers nothing: \(states)")
+        try Self.expectReplayAfter(path, play: play, from: 14, within: 0.5)
+        let probe = try Guest.run("cat /var/tmp/ctl.txt; echo \"restarts: $(systemctl show -p NRestarts --value orientd)\"")
+        let answers = probe.stdout.split(separator: "\n").compactMap { line -> (status: Int, ms: Int)? in
+            let parts = line.split(separator: " ").compactMap { Int($0) }
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        }
+        let counted = answers.drop { $0.status != 0 }
+        // Each answer includes starting the `orientd ctl` process: some 150 ms under TCG.
+        #expect(counted.count >= 30 && counted.allSatisfy { $0.status == 0 && $0.ms < 1000 }, "\(answers)")
+        #expect(probe.stdout.contains("restarts: 0"), "\(probe.stdout)")
+        print(
+            "real kernel, \(Guest.name), hung hub 4–14 s: \(states.map { "\($0.state) \(String(format: "%.2f", $0.time))" }); "
+                + "ctl status \(counted.count) answers, slowest \(counted.map(\.ms).max() ?? -1) ms")
+    }
+
     @Test("the HID hub goes away for 2 s and comes back as a new device: lost, attached, the turns after as replay's", .beyondTheCore)
     func replugHub() throws {
         let path = Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path

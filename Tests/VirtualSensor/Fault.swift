@@ -18,6 +18,10 @@ struct Fault: ExpressibleByArgument, Equatable {
         /// START and for SECONDS, as sensors do over a suspend: it sends nothing until a
         /// driver sets it up again after that.
         case forget
+        /// The hub answers nothing at all: no input reports, and no request (get or set,
+        /// of any report) is answered, so the driver's waits run to their time-outs, as
+        /// with a hung sensor firmware. After it, all is as before.
+        case hang
     }
 
     let kind: Kind
@@ -52,7 +56,7 @@ struct Fault: ExpressibleByArgument, Equatable {
             case .garbage:
                 let full = 32767 / SensorHubReports.countsPerUnit
                 return Sample(time: sample.time, acceleration: Vector3(full, full, -full))
-            case .quiet, .replug, .forget: continue
+            case .quiet, .replug, .forget, .hang: continue
             }
         }
         return sample

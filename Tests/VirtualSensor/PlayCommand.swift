@@ -42,7 +42,8 @@ extension VirtualSensorCommand {
                 "Misbehave as real hardware does, from START seconds into the recording for SECONDS (repeatable).",
                 discussion: "quiet: no input reports, reads still answered (a dead buffer); zeros: every reading all "
                     + "zero; garbage: every reading ±32767 counts; replug: the hub goes away and comes back as a new "
-                    + "device; forget: the hub loses its settings (power, reporting, interval). The HID hub's only, so far.",
+                    + "device; forget: the hub loses its settings (power, reporting, interval); hang: the hub answers "
+                    + "nothing, reports or requests. The HID hub's only, so far.",
                 valueName: "kind@start+seconds"))
         var faults: [Fault] = []
 
@@ -115,7 +116,7 @@ extension VirtualSensorCommand {
                 let found =
                     hub.readsAnswered - (before?.reads ?? 0) > hub.reportsSent - (before?.reports ?? 0) ? ReadPath.poll : ReadPath.buffered
                 printError(
-                    #"{"event":"read","reads":\#(hub.readsAnswered),"reports":\#(hub.reportsSent),"path":"\#(found.rawValue)"}"#)
+                    #"{"event":"read","reads":\#(hub.readsAnswered),"reports":\#(hub.reportsSent),"unanswered":\#(hub.unanswered),"path":"\#(found.rawValue)"}"#)
                 if let readPath, found != readPath {
                     throw VirtualDeviceError("the daemon read the sensor \(found.rawValue), not \(readPath.rawValue)")
                 }

@@ -40,6 +40,8 @@ final class VirtualAccelerometer: PlayedAccelerometer {
     /// Polled reads answered and input reports sent, since the start.
     private(set) var readsAnswered = 0
     private(set) var reportsSent = 0
+    /// Requests left unanswered by a `hang`.
+    private(set) var unanswered = 0
     /// Both counts 3 s before the recording's end: how the daemon reads once it has got
     /// over the faults.
     private(set) var countsBeforeEnd: (reads: Int, reports: Int)?
@@ -100,6 +102,12 @@ final class VirtualAccelerometer: PlayedAccelerometer {
     func serveRequests() throws(VirtualDeviceError) {
         guard let device else { return }
         while let request = try device.nextRequest() {
+            if faultOn(.hang, at: Pacer.monotonicNow()) {
+                // Never answered: uhid lets the kernel's wait time out. A late answer would
+                // be dropped by uhid (its request id is gone), so none is sent after.
+                if case .getReport = request { unanswered += 1 } else if case .setReport = request { unanswered += 1 }
+                continue
+            }
             switch request {
             case .getReport(let id, let number, let type):
                 if type == UHIDDevice.ReportType.feature.rawValue && number == SensorHubReports.featureID {
@@ -200,7 +208,7 @@ final class VirtualAccelerometer: PlayedAccelerometer {
             replugging = false
             try plug()
         }
-        guard let device, streaming, !faultOn(.quiet, at: now) else {
+        guard let device, streaming, !faultOn(.quiet, at: now), !faultOn(.hang, at: now) else {
             // Ticks through a fault at the recording's pace, to see it end.
             return playback.due(playback.current(at: now).index + 1) ?? (faults.isEmpty ? nil : now + playback.spacing)
         }

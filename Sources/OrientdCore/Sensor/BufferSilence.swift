@@ -3,13 +3,19 @@
 /// again, as a sensor that lost them (a hub reset, a resume) sends nothing until told;
 /// if that brings nothing within 1 s (or 10 periods), the buffer is given up and the
 /// sensor read polled, and the buffer tried again after 10 s, then 20, 40 and every 60 s,
-/// each try given the same short while. Times in seconds on one clock; no I/O.
+/// each try given the same short while. A sensor that does not take its settings (the
+/// write fails: a hung sensor, whose reads would hang as well) keeps its buffer, which
+/// sends as soon as the sensor does, and is given them again on the same schedule.
+/// Times in seconds on one clock; no I/O.
 public struct BufferSilence: Sendable, Equatable {
     /// What the reader does now.
     public enum Step: Equatable, Sendable {
         case wait
-        /// Say the sensor stalled (silent for `seconds`) and apply its settings again.
+        /// Say the sensor stalled (silent for `seconds`) and apply its settings again
+        /// (then `applied`).
         case stall(seconds: Double)
+        /// Apply its settings again, which it did not take last time (then `applied`).
+        case reapply
         /// Give the buffer up for now: silent since `since`, which a retry carries on.
         case giveUp(since: Double)
     }
@@ -21,6 +27,10 @@ public struct BufferSilence: Sendable, Equatable {
     public private(set) var givenUp: Int
     /// When the settings were applied again, or the buffer made again for a retry.
     private var remedied: Double?
+    /// Tries in a row at applying the settings that the sensor did not take, and when
+    /// to try again.
+    public private(set) var untaken = 0
+    private var nextTry: Double?
 
     /// A buffer that has just been made (or starts again after a pause: a pause is no
     /// silence).
@@ -45,6 +55,8 @@ public struct BufferSilence: Sendable, Equatable {
             isStalled = false
             givenUp = 0
             remedied = nil
+            untaken = 0
+            nextTry = nil
         }
         return isStalled ? now - lastScan : nil
     }
@@ -62,13 +74,33 @@ public struct BufferSilence: Sendable, Equatable {
         if !isStalled {
             guard silence >= max(2, 20 / rate) else { return .wait }
             isStalled = true
-            remedied = now
             return .stall(seconds: silence)
+        }
+        if let nextTry {
+            guard now >= nextTry else { return .wait }
+            self.nextTry = nil
+            return .reapply
         }
         guard let remedied, now - remedied >= max(1, 10 / rate) else { return .wait }
         givenUp += 1
         self.remedied = nil
         return .giveUp(since: lastScan)
+    }
+
+    /// The settings were applied again at `now` (after `.stall` or `.reapply`); `taken`:
+    /// the sensor took them (or has none to take). Until then the buffer is not given up.
+    /// Nothing when the stall ended meanwhile.
+    public mutating func applied(at now: Double, taken: Bool) {
+        guard isStalled else { return }
+        if taken {
+            untaken = 0
+            nextTry = nil
+            remedied = now
+        } else {
+            untaken += 1
+            remedied = nil
+            nextTry = now + Self.retryDelay(givenUp: untaken)
+        }
     }
 
     /// How long to read polled before trying the buffer again, after it was given up
