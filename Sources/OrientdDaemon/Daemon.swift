@@ -303,6 +303,14 @@ public final class Daemon {
                     object.add("error", failed.error)
                 }
                 json.add("reading", service.isReading)
+                if let trouble = service.sensorTrouble {
+                    // Now on the events' clock: the last reading's time stands still while
+                    // a sensor is silent.
+                    let now = sourceClockOrigin.map { Pacer.monotonicNow() - $0 } ?? service.pipeline.lastTime
+                    json.add("sensor-trouble") { trouble.add(to: &$0, now: now) }
+                } else {
+                    json.addNull("sensor-trouble")
+                }
                 json.add("consumers", strings: (demand?.consumers ?? []).map(\.rawValue))
                 json.add("pace", service.readingRate?.pace.rawValue)
                 if let hz = service.readingRate?.hz { json.add("rate", hz, decimals: 3) } else { json.addNull("rate") }

@@ -21,7 +21,8 @@ extension ReadLoop {
     /// settings applied again, then given up (`.bufferSilent`) for polled reading. A
     /// `retrying` buffer is one made again after that: its first scans end the episode (and
     /// the polled reading, if it was `polledInstead`).
-    mutating func readBuffered(_ scans: BufferedScans, info: AccelerometerInfo, polledInstead: Bool = false, retrying: BufferSilence? = nil
+    mutating func readBuffered(
+        _ scans: BufferedScans, info: AccelerometerInfo, polledInstead: Bool = false, retrying: BufferSilence? = nil
     ) -> ReadEnd {
         var clock = TimestampClock()
         var lastTime = -Double.infinity
@@ -82,7 +83,7 @@ extension ReadLoop {
                 if wake.gate, gateClosed() { return .paused }
                 if wake.data & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .failed("the buffer closed") }
                 guard wake.data & Int16(POLLIN) != 0 else {
-                    // A one-second wait that ends seconds late means this process did
+                    // A wait of a second at most that ends seconds late means this process did
                     // not run: frozen for a suspend (whose drivers took 15 s on the real
                     // kernel) or stopped. The sensor was asleep too; its silence counts
                     // from now.
@@ -124,7 +125,9 @@ extension ReadLoop {
                         // Said before the scans that end the silence are handed on.
                         emit(.resumed(device: scans.device.id, afterSeconds: seconds, time: lastRead - start))
                         if polledInstead {
-                            emit(.reading(device: scans.device.id, read: .buffered, because: "its buffer sends again", time: lastRead - start))
+                            emit(
+                                .reading(
+                                    device: scans.device.id, read: .buffered, because: "its buffer sends again", time: lastRead - start))
                         }
                     }
                     let arrival = ReadLoop.monotonic() - start

@@ -261,7 +261,9 @@ struct ReadLoop {
                         until: given.map { ReadLoop.monotonic() + BufferSilence.retryDelay(givenUp: $0.givenUp) })
                 case nil: .paused
                 }
-            if case .retryBuffer = end {} else if case .bufferSilent = end {} else {
+            if case .retryBuffer = end {
+            } else if case .bufferSilent = end {
+            } else {
                 given = nil
                 polledInstead = false
             }

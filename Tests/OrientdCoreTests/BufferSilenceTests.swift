@@ -84,7 +84,9 @@ struct BufferSilenceTests {
         #expect(Self.steps(&silence, from: 32, to: 32, rate: 50).map(\.1) == [.stall(seconds: 2)])
     }
 
-    @Test("settings the sensor does not take (a hung sensor): the buffer is kept, never given up, the settings written again after 10, 20, 40, 60 s")
+    @Test(
+        "settings the sensor does not take (a hung sensor): the buffer is kept, never given up, the settings written again after 10, 20, 40, 60 s"
+    )
     func untaken() {
         var silence = BufferSilence(now: 0)
         #expect(silence.check(now: 2, rate: 50) == .stall(seconds: 2))
@@ -113,5 +115,37 @@ struct BufferSilenceTests {
     func retryDelays() {
         #expect((1...6).map { BufferSilence.retryDelay(givenUp: $0) } == [10, 20, 40, 60, 60, 60])
         #expect(BufferSilence.retryDelay(givenUp: 1000) == 60)
+    }
+}
+
+@Suite("The sensor's trouble, from its events")
+struct SensorTroubleTests {
+    func event(_ state: SensorStateEvent.State, at time: Double) -> SensorStateEvent {
+        SensorStateEvent(state, device: "iio:device0", time: time)
+    }
+
+    @Test("stalled, then read polled, keep the silence's start; resumed, lost, idle or attached end it")
+    func episode() {
+        var trouble = SensorTrouble.after(event(.stalled(seconds: 2), at: 6), was: nil)
+        #expect(trouble == .stalled(device: "iio:device0", since: 4))
+        trouble = SensorTrouble.after(event(.reading(read: "polled", reason: "its buffer sends nothing"), at: 7.1), was: trouble)
+        #expect(trouble == .polledInstead(device: "iio:device0", since: 4))
+        #expect(SensorTrouble.after(event(.resumed(afterSeconds: 13), at: 17), was: trouble) == nil)
+        #expect(SensorTrouble.after(event(.reading(read: "buffered", reason: "its buffer sends again"), at: 17), was: trouble) == trouble)
+        for end in [SensorStateEvent.State.lost(reason: "removed"), .idle, .reading(read: "buffered")] {
+            #expect(SensorTrouble.after(event(end, at: 20), was: trouble) == nil, "\(end)")
+        }
+        #expect(
+            SensorTrouble.after(event(.reading(read: "polled", reason: "its buffer sends nothing"), at: 9), was: nil)
+                == .polledInstead(device: "iio:device0", since: 9), "no stall before it: from now")
+    }
+
+    @Test("in status: its state, device and the silence so far")
+    func json() {
+        var json = JSONLineWriter()
+        json.add("sensor-trouble") { SensorTrouble.polledInstead(device: "iio:device0", since: 4).add(to: &$0, now: 16.46) }
+        #expect(
+            String(decoding: json.line(), as: UTF8.self) == #"{"sensor-trouble":{"state":"polled","device":"iio:device0","silent":12.5}}"#
+                + "\n")
     }
 }

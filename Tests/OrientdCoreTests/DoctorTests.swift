@@ -127,14 +127,31 @@ struct DoctorTests {
         #expect(noHooks.last?.verdict == .note)
     }
 
+    @Test("a silent sensor, as the daemon's status says it, is a problem named with what orientd does about it")
+    func sensorTrouble() {
+        let polled = DaemonStatus(
+            type: "portrait-primary", device: "portrait", hookCommands: ["orientd-rotate-sway"],
+            sensorTrouble: DaemonStatus.Trouble(state: "polled", device: "iio:device0", silent: 12.4))
+        let findings = DaemonCheck.judge(polled) { _ in true }
+        #expect(findings.map(\.check) == ["sensor", "lock", "hooks"])
+        #expect(findings.filter { $0.verdict == .problem }.map(\.check) == ["sensor"], "the one problem")
+        #expect(findings[0].detail.hasPrefix("the buffer of iio:device0 has sent nothing for 12 s, though the sensor answers reads"))
+        #expect(findings[0].detail.contains("reads it polled meanwhile"))
+        var stalled = polled
+        stalled.sensorTrouble = DaemonStatus.Trouble(state: "stalled", device: "iio:device0", silent: 2.5)
+        let first = DaemonCheck.judge(stalled) { _ in true }[0]
+        #expect(first.verdict == .problem && first.detail.hasPrefix("iio:device0 has sent nothing for 3 s (stalled)"), "\(first)")
+    }
+
     @Test("a status reply as the daemon writes it decodes, dashes and all")
     func decodesStatus() throws {
         let line = #"""
-            {"reply":"status","ok":true,"type":"landscape-primary","angle":90,"device":"landscape-left","locked":true,"allowed":["landscape-primary"],"supported":["any"],"mode":"laptop","hinge":null,"lock":["landscape-primary"],"requests":[{"by":"client 2","requested":["portrait-primary"]}],"mode-source":"command","rotate-in":"tablet","overridden":[],"decided":"lock","natural":"portrait","source":"iio:device0","reading":true,"hooks":1,"hook-commands":["false"],"hooks-failed":[{"command":"false","error":"exit status 1"}]}
+            {"reply":"status","ok":true,"type":"landscape-primary","angle":90,"device":"landscape-left","locked":true,"allowed":["landscape-primary"],"supported":["any"],"mode":"laptop","hinge":null,"lock":["landscape-primary"],"requests":[{"by":"client 2","requested":["portrait-primary"]}],"mode-source":"command","rotate-in":"tablet","overridden":[],"decided":"lock","natural":"portrait","source":"iio:device0","reading":true,"sensor-trouble":{"state":"stalled","device":"iio:device0","silent":4.2},"hooks":1,"hook-commands":["false"],"hooks-failed":[{"command":"false","error":"exit status 1"}]}
             """#
         let status = try JSONDecoder().decode(DaemonStatus.self, from: Data(line.utf8))
         #expect(status.lock == ["landscape-primary"] && status.modeSource == "command" && status.rotateIn == "tablet")
         #expect(status.failedHooks == [DaemonStatus.FailedHook(command: "false", error: "exit status 1")])
+        #expect(status.sensorTrouble == DaemonStatus.Trouble(state: "stalled", device: "iio:device0", silent: 4.2))
     }
 
     @Test("a finding as text: the verdict, the check, the detail, and the fix under a problem")

@@ -74,10 +74,22 @@ extension RealKernelTests {
     func quietHub() throws {
         // Quarter turns from rest every 3.5 s; the hub quiet from 4 s to 10 s.
         let path = Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path
+        // While the daemon says it reads polled instead (status' sensor-trouble), doctor
+        // is run once: that is its one problem.
+        _ = try Guest.run(
+            """
+            rm -f /var/tmp/doctor-quiet.json
+            systemd-run --quiet --unit=doctor-probe-$(date +%s%N) --collect sh -c 'for i in $(seq 150); do
+                t=$(orientd ctl status 2> /dev/null | jq -r ".\\"sensor-trouble\\".state // empty")
+                if [ "$t" = polled ]; then orientd doctor --json > /var/tmp/doctor-quiet.json 2>&1; exit 0; fi
+                sleep 0.2; done'
+            """)
         let play = try Guest.play(path, ["--buffered", "--fault", "quiet@4+6"])
         #expect(play.status == 0, "read buffered over the last 3 s: \(play.stderr)")
         let sensor = (play.events ?? []).filter { $0["event"] as? String == "sensor" }
-        let states = sensor.map { "\($0["state"] ?? "?")\($0["read"].map { " \($0)" } ?? "") \(String(format: "%.2f", $0["time"] as? Double ?? -1))" }
+        let states = sensor.map {
+            "\($0["state"] ?? "?")\($0["read"].map { " \($0)" } ?? "") \(String(format: "%.2f", $0["time"] as? Double ?? -1))"
+        }
         let time = { (state: String, read: String?) in
             sensor.first { $0["state"] as? String == state && (read == nil || $0["read"] as? String == read) }?["time"] as? Double
         }
@@ -95,7 +107,13 @@ extension RealKernelTests {
             echo "restarts: $(systemctl show -p NRestarts --value orientd)"
             """)
         #expect(journal.stdout.hasPrefix("2\n") && journal.stdout.contains("restarts: 0"), "two warnings, no restart: \(journal.stdout)")
-        print("real kernel, \(Guest.name), quiet hub 4–10 s: \(states)")
+        let doctor = try Guest.run("jq -c 'select(.verdict == \"problem\")' /var/tmp/doctor-quiet.json")
+        let problems = doctor.stdout.split(separator: "\n")
+        #expect(
+            problems.count == 1 && problems.first?.contains(#""check":"sensor""#) == true
+                && problems.first?.contains("reads it polled meanwhile") == true,
+            "doctor while polled instead: \(doctor.stdout)\(doctor.stderr)")
+        print("real kernel, \(Guest.name), quiet hub 4–10 s: \(states); doctor meanwhile: \(doctor.stdout)")
     }
 
     @Test(

@@ -116,7 +116,8 @@ extension VirtualSensorCommand {
                 let found =
                     hub.readsAnswered - (before?.reads ?? 0) > hub.reportsSent - (before?.reports ?? 0) ? ReadPath.poll : ReadPath.buffered
                 printError(
-                    #"{"event":"read","reads":\#(hub.readsAnswered),"reports":\#(hub.reportsSent),"unanswered":\#(hub.unanswered),"path":"\#(found.rawValue)"}"#)
+                    #"{"event":"read","reads":\#(hub.readsAnswered),"reports":\#(hub.reportsSent),"unanswered":\#(hub.unanswered),"path":"\#(found.rawValue)"}"#
+                )
                 if let readPath, found != readPath {
                     throw VirtualDeviceError("the daemon read the sensor \(found.rawValue), not \(readPath.rawValue)")
                 }

@@ -1,10 +1,12 @@
 /// What a running daemon's state says about "it does not rotate" (`orientd doctor`):
-/// one line each for the lock, the apps' requests, the mode and the hooks.
+/// one line each for the lock, the apps' requests, the mode and the hooks, and one for
+/// its sensor when that has gone silent.
 public enum DaemonCheck {
     /// - Parameter executable: whether a hook's program can be run (`PATH` searched as the
     ///   daemon's own would be), given its command line.
     public static func judge(_ status: DaemonStatus, executable: (String) -> Bool) -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
+        if let trouble = status.sensorTrouble { findings.append(sensor(trouble)) }
         if let lock = status.lock {
             findings.append(
                 DoctorFinding(
@@ -36,6 +38,20 @@ public enum DaemonCheck {
         }
         findings.append(hooks(status, executable: executable))
         return findings
+    }
+
+    static func sensor(_ trouble: DaemonStatus.Trouble) -> DoctorFinding {
+        let silent = JSONLineWriter.number(trouble.silent, decimals: 0)
+        let what =
+            trouble.state == "polled"
+            ? "the buffer of \(trouble.device) has sent nothing for \(silent) s, though the sensor answers reads: orientd reads "
+                + "it polled meanwhile (more wake-ups), and tries the buffer again after 10 s, then every minute at most"
+            : "\(trouble.device) has sent nothing for \(silent) s (stalled): orientd has written its rate again, and reads it "
+                + "polled if its values answer, or waits for it to send"
+        return DoctorFinding(
+            "sensor", .problem, what,
+            fix: "journalctl -u orientd -b (what orientd saw); journalctl -k | grep -i -e iio -e hid -e accel (the driver's "
+                + "messages); a suspend and resume, or unloading and loading the driver's module, wakes many a dead sensor")
     }
 
     static func hooks(_ status: DaemonStatus, executable: (String) -> Bool) -> DoctorFinding {

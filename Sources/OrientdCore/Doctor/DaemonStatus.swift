@@ -22,6 +22,21 @@ public struct DaemonStatus: Decodable, Equatable, Sendable {
         }
     }
 
+    /// `sensor-trouble`: the display sensor's silent buffer, if it has one.
+    public struct Trouble: Decodable, Equatable, Sendable {
+        /// `stalled`, or `polled` (read polled meanwhile).
+        public var state: String
+        public var device: String
+        /// Seconds since its buffer last sent.
+        public var silent: Double
+
+        public init(state: String, device: String, silent: Double) {
+            self.state = state
+            self.device = device
+            self.silent = silent
+        }
+    }
+
     public var type: String
     public var device: String
     public var lock: [String]?
@@ -34,6 +49,7 @@ public struct DaemonStatus: Decodable, Equatable, Sendable {
     public var reading: Bool
     public var hookCommands: [String]
     public var failedHooks: [FailedHook]
+    public var sensorTrouble: Trouble?
 
     enum CodingKeys: String, CodingKey {
         case type, device, lock, requests, mode, decided, source, reading
@@ -41,12 +57,13 @@ public struct DaemonStatus: Decodable, Equatable, Sendable {
         case rotateIn = "rotate-in"
         case hookCommands = "hook-commands"
         case failedHooks = "hooks-failed"
+        case sensorTrouble = "sensor-trouble"
     }
 
     public init(
         type: String, device: String, lock: [String]? = nil, requests: [Request] = [], mode: String? = nil, modeSource: String? = nil,
         rotateIn: String = "tablet", decided: String = "device", source: String? = nil, reading: Bool = true, hookCommands: [String] = [],
-        failedHooks: [FailedHook] = []
+        failedHooks: [FailedHook] = [], sensorTrouble: Trouble? = nil
     ) {
         self.type = type
         self.device = device
@@ -60,5 +77,6 @@ public struct DaemonStatus: Decodable, Equatable, Sendable {
         self.reading = reading
         self.hookCommands = hookCommands
         self.failedHooks = failedHooks
+        self.sensorTrouble = sensorTrouble
     }
 }

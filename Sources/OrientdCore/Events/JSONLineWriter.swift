@@ -94,6 +94,15 @@ public struct JSONLineWriter: Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// One object, written by `fill`.
+    public mutating func add(_ key: String, object fill: (inout JSONLineWriter) -> Void) {
+        self.key(key)
+        var object = JSONLineWriter()
+        fill(&object)
+        bytes.append(contentsOf: object.bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     public mutating func addNull(_ key: String) {
         self.key(key)
         bytes.append(contentsOf: "null".utf8)

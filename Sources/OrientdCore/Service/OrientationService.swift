@@ -29,6 +29,8 @@ public struct OrientationService: Sendable {
     public var isReading = true
     /// The pace the display sensor is read at (`AdaptiveRate`); nil until a source says.
     public var readingRate: ReadingRate?
+    /// What is wrong with the display sensor now, as its events said.
+    public private(set) var sensorTrouble: SensorTrouble?
 
     public enum Outgoing: Sendable {
         /// An orientation event: broadcast, and run the hooks if the screen changed.
@@ -156,6 +158,7 @@ public struct OrientationService: Sendable {
     /// and the last event stay, so an event follows only if the pose changed meanwhile
     /// (cause `sensor`, not `start`: the stream had a first state already).
     public mutating func resumeReading(event: SensorStateEvent) {
+        sensorTrouble = nil
         units = UnitsCheck()
         implausible = ImplausibleReadings()
         pipeline.restartClassifier()
@@ -164,6 +167,7 @@ public struct OrientationService: Sendable {
 
     /// The source's own event (a sensor lost) or message.
     public mutating func post(_ item: Outgoing) {
+        if case .sensor(let event) = item { sensorTrouble = SensorTrouble.after(event, was: sensorTrouble) }
         outbox.append(item)
     }
 
