@@ -303,6 +303,9 @@ public final class Daemon {
                     object.add("error", failed.error)
                 }
                 json.add("reading", service.isReading)
+                json.add("consumers", strings: (demand?.consumers ?? []).map(\.rawValue))
+                json.add("pace", service.readingRate?.pace.rawValue)
+                if let hz = service.readingRate?.hz { json.add("rate", hz, decimals: 3) } else { json.addNull("rate") }
                 if let trouble = service.sensorTrouble {
                     // Now on the events' clock: the last reading's time stands still while
                     // a sensor is silent.
@@ -311,9 +314,6 @@ public final class Daemon {
                 } else {
                     json.addNull("sensor-trouble")
                 }
-                json.add("consumers", strings: (demand?.consumers ?? []).map(\.rawValue))
-                json.add("pace", service.readingRate?.pace.rawValue)
-                if let hz = service.readingRate?.hz { json.add("rate", hz, decimals: 3) } else { json.addNull("rate") }
                 json.add("socket", process.listener?.path)
                 json.add("state", configuration.stateFile?.path)
                 json.add("uptime", Pacer.monotonicNow() - started, decimals: 3)
