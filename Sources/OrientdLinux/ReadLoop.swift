@@ -231,10 +231,12 @@ struct ReadLoop {
             emit(.lost(device: id, reason: unreadable))
             return true
         }
-        // While a dead buffer is given up: its episode, carried on by each try of it, and
-        // whether the sensor is read polled meanwhile (said once an episode).
+        // While a dead buffer is given up: its episode, carried on by each try of it,
+        // whether the sensor is read polled meanwhile (said once an episode), and how long
+        // to wait on the next try before the usual grace (a sensor whose reads failed too).
         var given: BufferSilence?
         var polledInstead = false
+        var patience = 0.0
         while true {
             if reading == nil {
                 emit(.idle(device: id))
@@ -254,13 +256,16 @@ struct ReadLoop {
                 case .buffered(let scans):
                     readBuffered(
                         scans, info: info, polledInstead: polledInstead,
-                        retrying: given.map { BufferSilence(retrying: $0.lastScan, givenUp: $0.givenUp, now: ReadLoop.monotonic()) })
+                        retrying: given.map {
+                            BufferSilence(retrying: $0.lastScan, givenUp: $0.givenUp, now: ReadLoop.monotonic(), waiting: patience)
+                        })
                 case .polled(let axes):
                     readPolled(
                         axes, device: device, info: info,
                         until: given.map { ReadLoop.monotonic() + BufferSilence.retryDelay(givenUp: $0.givenUp) })
                 case nil: .paused
                 }
+            patience = 0
             if case .retryBuffer = end {
             } else if case .bufferSilent = end {
             } else {
@@ -286,7 +291,8 @@ struct ReadLoop {
                 // buffer is let go first, as most drivers refuse raw reads while it is on.
                 reading = nil
                 given = episode
-                if let axes = PolledAxes.open(device, syspath: syspath), case .success = axes.read() {
+                let axes = PolledAxes.open(device, syspath: syspath)
+                if let axes, case .success = axes.read() {
                     if !polledInstead {
                         polledInstead = true
                         let seconds = JSONLineWriter.number(ReadLoop.monotonic() - episode.lastScan, decimals: 1)
@@ -298,7 +304,10 @@ struct ReadLoop {
                     }
                     reading = .polled(axes)
                 } else {
-                    // Nothing answers (a hung sensor): wait on a new buffer, still stalled.
+                    // Nothing answers: wait on a new buffer, still stalled, as long as
+                    // polled reading would have lasted before the next look.
+                    axes?.close()
+                    patience = BufferSilence.retryDelay(givenUp: episode.givenUp)
                     reading = startReading(device, info: &info, syspath: syspath)
                 }
             case .retryBuffer:

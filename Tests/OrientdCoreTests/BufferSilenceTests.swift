@@ -71,6 +71,8 @@ struct BufferSilenceTests {
         #expect(steps.map(\.0) == [24])
         #expect(steps.map(\.1) == [.giveUp(since: 10)])
         #expect(silence.givenUp == 2)
+        var patient = BufferSilence(retrying: 10, givenUp: 1, now: 23, waiting: 10)
+        #expect(Self.steps(&patient, from: 23, to: 40, rate: 50).map(\.0) == [34], "waited on 10 s, then the grace")
         var back = BufferSilence(retrying: 10, givenUp: 2, now: 44)
         #expect(back.scan(at: 44.1) == 34.1, "the whole episode")
         #expect(back.givenUp == 0 && !back.isStalled)

@@ -40,12 +40,13 @@ public struct BufferSilence: Sendable, Equatable {
         givenUp = 0
     }
 
-    /// A buffer made again after it was given up `givenUp` times, silent since `since`.
-    public init(retrying since: Double, givenUp: Int, now: Double) {
+    /// A buffer made again after it was given up `givenUp` times, silent since `since`,
+    /// waited on `waiting` seconds before the usual grace.
+    public init(retrying since: Double, givenUp: Int, now: Double, waiting: Double = 0) {
         lastScan = since
         isStalled = true
         self.givenUp = givenUp
-        remedied = now
+        remedied = now + waiting
     }
 
     /// Scans came at `now`: the silence it ends, in seconds, when it was a stall.
