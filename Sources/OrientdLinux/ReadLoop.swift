@@ -193,6 +193,14 @@ struct ReadLoop {
         /// Polled reading, while the buffer was given up, is done: the buffer is tried
         /// again.
         case retryBuffer
+
+        /// Whether a dead buffer's episode goes on after it.
+        var continuesSilence: Bool {
+            switch self {
+            case .bufferSilent, .retryBuffer: true
+            case .stopped, .lost, .failed, .paused: false
+            }
+        }
     }
 
     /// What one sensor is read through while it is read.
@@ -266,9 +274,7 @@ struct ReadLoop {
                 case nil: .paused
                 }
             patience = 0
-            if case .retryBuffer = end {
-            } else if case .bufferSilent = end {
-            } else {
+            if !end.continuesSilence {
                 given = nil
                 polledInstead = false
             }

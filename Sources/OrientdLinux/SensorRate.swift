@@ -77,7 +77,7 @@ struct SensorRate {
     /// What that write came to: whether the sensor took it, keeping the rate read back.
     mutating func reapplied(_ outcome: AttributeWrite.Outcome) -> Bool {
         guard case .written(let back) = outcome else { return false }
-        if setting?.available == nil, case .value(let rate) = AttributeValue.number(back) { deviceRate = rate }
+        if let setting { deviceRate = setting.inForce(written: deviceRate, readBack: back) }
         return true
     }
 

@@ -49,8 +49,13 @@ public struct BufferSilence: Sendable, Equatable {
         remedied = now + waiting
     }
 
-    /// Scans came at `now`: the silence it ends, in seconds, when it was a stall.
+    /// Scans came at `now`: the silence it ends, in seconds, when it was a stall. Called
+    /// for every scan: all but the first after a stall only move `lastScan`.
     public mutating func scan(at now: Double) -> Double? {
+        guard isStalled else {
+            lastScan = now
+            return nil
+        }
         defer {
             lastScan = now
             isStalled = false
@@ -59,7 +64,7 @@ public struct BufferSilence: Sendable, Equatable {
             untaken = 0
             nextTry = nil
         }
-        return isStalled ? now - lastScan : nil
+        return now - lastScan
     }
 
     /// The process did not run until `now` (frozen for a suspend, stopped): the sensor

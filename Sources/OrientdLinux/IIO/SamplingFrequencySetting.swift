@@ -23,8 +23,14 @@ struct SamplingFrequencySetting: Sendable {
             return .failure(
                 AttributeIssue(device: device.id, attribute: attribute, message: "cannot set \(Self.format(chosen)) Hz: \(error.message)"))
         }
-        if available == nil, case .value(let back) = AttributeValue.number(read(attribute)) { return .success(back) }
-        return .success(chosen)
+        return .success(inForce(written: chosen, readBack: available == nil ? read(attribute) : nil))
+    }
+
+    /// The rate in force after `written` was written: a driver without a list rounds it to
+    /// its own steps, so what it reads back, when that is a number.
+    func inForce(written: Double, readBack: String?) -> Double {
+        guard available == nil, case .value(let back) = AttributeValue.number(readBack) else { return written }
+        return back
     }
 
     static func format(_ v: Double) -> String {
