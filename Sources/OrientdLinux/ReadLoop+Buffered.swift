@@ -110,6 +110,8 @@ extension ReadLoop {
                     case .reapply:
                         reapplying = rate.startReapply(in: sysfs)
                         if reapplying == nil { silence.applied(at: ReadLoop.monotonic(), taken: true) }
+                    case .hung(let seconds):
+                        emit(.hung(device: scans.device.id, seconds: seconds, time: ReadLoop.monotonic() - start))
                     case .giveUp:
                         return .bufferSilent(silence)
                     }

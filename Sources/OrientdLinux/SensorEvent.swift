@@ -18,6 +18,9 @@ public enum SensorEvent: Sendable {
     /// A buffered sensor has sent nothing for `seconds` (its stream is stuck), said at
     /// `time` (seconds on the samples' clock); the thread sees to it (`BufferSilence`).
     case stalled(device: String, seconds: Double, time: Double)
+    /// A stalled sensor answers no request either: a write of its rate has waited
+    /// `BufferSilence.hungAfter`; silent for `seconds`, said at `time`.
+    case hung(device: String, seconds: Double, time: Double)
     /// A stalled sensor sends again (its buffer, after polled reading meanwhile).
     case resumed(device: String, afterSeconds: Double, time: Double)
     /// The sensor is no longer read: nothing consumes the events (`setReading(false)`).

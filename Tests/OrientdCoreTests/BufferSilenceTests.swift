@@ -21,7 +21,8 @@ struct BufferSilenceTests {
     func writeUnderWay() {
         var silence = BufferSilence(now: 0)
         #expect(silence.check(now: 2, rate: 50) == .stall(seconds: 2))
-        for t in 3...12 { #expect(silence.check(now: Double(t), rate: 50) == .wait) }
+        #expect(silence.check(now: 3, rate: 50) == .hung(seconds: 3), "the write has waited 1 s")
+        for t in 4...12 { #expect(silence.check(now: Double(t), rate: 50) == .wait) }
         silence.applied(at: 12, taken: true)
         #expect(silence.check(now: 12.5, rate: 50) == .wait)
         #expect(silence.check(now: 13, rate: 50) == .giveUp(since: 0), "1 s after the write ended")
@@ -113,6 +114,28 @@ struct BufferSilenceTests {
         #expect(silence.untaken == 0)
     }
 
+    @Test("a write of the settings still waiting after 1 s: hung, said once an episode; the next silence may be hung again")
+    func hung() {
+        var silence = BufferSilence(now: 0)
+        #expect(silence.check(now: 2, rate: 50) == .stall(seconds: 2))
+        #expect(silence.check(now: 2.9, rate: 50) == .wait, "a write may take a while")
+        #expect(silence.check(now: 3, rate: 50) == .hung(seconds: 3))
+        #expect(silence.isHung)
+        silence.applied(at: 12, taken: false)
+        #expect(silence.check(now: 22, rate: 50) == .reapply)
+        #expect(silence.check(now: 25, rate: 50) == .wait, "the retry's write waits too: said already")
+        #expect(silence.scan(at: 26) == 26)
+        #expect(!silence.isHung)
+        #expect(silence.check(now: 28, rate: 50) == .stall(seconds: 2))
+        silence.applied(at: 28.01, taken: true)
+        #expect(silence.check(now: 29.5, rate: 50) == .giveUp(since: 26), "a write that ended at once: never hung")
+        var frozen = BufferSilence(now: 0)
+        _ = frozen.check(now: 2, rate: 50)
+        frozen.woke(at: 40)
+        #expect(frozen.check(now: 40.5, rate: 50) == .wait, "the write's wait counts from the waking")
+        #expect(frozen.check(now: 41, rate: 50) == .hung(seconds: 1))
+    }
+
     @Test("the buffer is tried again after 10 s of polled reading, then 20, 40, and every 60 s")
     func retryDelays() {
         #expect((1...6).map { BufferSilence.retryDelay(givenUp: $0) } == [10, 20, 40, 60, 60, 60])
@@ -140,6 +163,24 @@ struct SensorTroubleTests {
         #expect(
             SensorTrouble.after(event(.reading(read: "polled", reason: "its buffer sends nothing"), at: 9), was: nil)
                 == .polledInstead(device: "iio:device0", since: 9), "no stall before it: from now")
+    }
+
+    @Test("hung after stalled keeps the silence's start, and so does reading polled after it (a write that ended at last)")
+    func hung() {
+        var trouble = SensorTrouble.after(event(.stalled(seconds: 2), at: 6), was: nil)
+        trouble = SensorTrouble.after(event(.hung(seconds: 3), at: 7), was: trouble)
+        #expect(trouble == .hung(device: "iio:device0", since: 4))
+        #expect(
+            SensorTrouble.after(event(.reading(read: "polled", reason: "its buffer sends nothing"), at: 17.1), was: trouble)
+                == .polledInstead(device: "iio:device0", since: 4))
+        let other = SensorStateEvent(.reading(read: "polled", reason: "its buffer sends nothing"), device: "iio:device1", time: 9)
+        #expect(SensorTrouble.after(other, was: trouble) == .polledInstead(device: "iio:device1", since: 9), "another device's silence")
+        #expect(SensorTrouble.after(event(.resumed(afterSeconds: 10), at: 14), was: trouble) == nil)
+        var json = JSONLineWriter()
+        json.add("sensor-trouble") { SensorTrouble.hung(device: "iio:device0", since: 4).add(to: &$0, now: 9) }
+        #expect(
+            String(decoding: json.line(), as: UTF8.self) == #"{"sensor-trouble":{"state":"hung","device":"iio:device0","silent":5}}"# + "\n"
+        )
     }
 
     @Test("in status: its state, device and the silence so far")

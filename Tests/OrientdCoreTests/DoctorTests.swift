@@ -141,6 +141,12 @@ struct DoctorTests {
         stalled.sensorTrouble = DaemonStatus.Trouble(state: "stalled", device: "iio:device0", silent: 2.5)
         let first = DaemonCheck.judge(stalled) { _ in true }[0]
         #expect(first.verdict == .problem && first.detail.hasPrefix("iio:device0 has sent nothing for 3 s (stalled)"), "\(first)")
+        var hung = polled
+        hung.sensorTrouble = DaemonStatus.Trouble(state: "hung", device: "iio:device0", silent: 5.2)
+        let answersNothing = DaemonCheck.judge(hung) { _ in true }
+        #expect(answersNothing.filter { $0.verdict == .problem }.map(\.check) == ["sensor"], "the one problem")
+        #expect(answersNothing[0].detail.hasPrefix("iio:device0 answers nothing (hung): its buffer has sent nothing for 5 s"))
+        #expect(answersNothing[0].detail.contains("reads on the moment it sends"), "\(answersNothing[0])")
     }
 
     @Test("a status reply as the daemon writes it decodes, dashes and all")

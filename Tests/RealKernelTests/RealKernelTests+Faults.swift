@@ -152,6 +152,12 @@ extension RealKernelTests {
             systemd-run --quiet --unit=ctl-probe-$(date +%s%N) --collect sh -c 'for i in $(seq 60); do
                 s=$(date +%s%N); orientd ctl status > /dev/null 2>&1; r=$?; e=$(date +%s%N)
                 echo "$r $(( (e - s) / 1000000 ))" >> /var/tmp/ctl.txt; sleep 0.5; done'
+            rm -f /var/tmp/doctor-hung.json /var/tmp/doctor-hung.ms
+            systemd-run --quiet --unit=doctor-probe-$(date +%s%N) --collect sh -c 'for i in $(seq 150); do
+                t=$(orientd ctl status 2> /dev/null | jq -r ".\\"sensor-trouble\\".state // empty")
+                if [ "$t" = hung ]; then s=$(date +%s%N); orientd doctor --json > /var/tmp/doctor-hung.json 2>&1
+                    echo $(( ($(date +%s%N) - s) / 1000000 )) > /var/tmp/doctor-hung.ms; exit 0; fi
+                sleep 0.2; done'
             """)
         let play = try Guest.play(path, ["--buffered", "--fault", "hang@4+10"])
         #expect(play.status == 0, "\(play.stderr)")
@@ -160,6 +166,10 @@ extension RealKernelTests {
         let resumed = states.first { $0.state == "resumed" }
         #expect(stalled.map { $0.time >= 5.8 && $0.time <= 6.6 } == true, "stalled 2 s after the last report: \(states)")
         #expect(resumed.map { $0.time >= 13.9 && $0.time <= 14.5 } == true, "resumed as the hub sends again at 14 s: \(states)")
+        let hung = states.first { $0.state == "hung" }
+        #expect(
+            hung.map { h in stalled.map { h.time - $0.time >= 0.9 && h.time - $0.time <= 1.5 } ?? false } == true,
+            "hung 1 s into the rate's write: \(states)")
         #expect(!states.contains { $0.state == "reading" }, "no polled reads tried on a hub that answers nothing: \(states)")
         try Self.expectReplayAfter(path, play: play, from: 14, within: 0.5)
         let probe = try Guest.run("cat /var/tmp/ctl.txt; echo \"restarts: $(systemctl show -p NRestarts --value orientd)\"")
@@ -171,9 +181,17 @@ extension RealKernelTests {
         // Each answer includes starting the `orientd ctl` process: some 150 ms under TCG.
         #expect(counted.count >= 30 && counted.allSatisfy { $0.status == 0 && $0.ms < 1000 }, "\(answers)")
         #expect(probe.stdout.contains("restarts: 0"), "\(probe.stdout)")
+        // While hung, doctor names it as the one problem, and does not wait on its reads.
+        let doctor = try Guest.run("jq -c 'select(.verdict == \"problem\")' /var/tmp/doctor-hung.json; cat /var/tmp/doctor-hung.ms")
+        let lines = doctor.stdout.split(separator: "\n")
+        #expect(
+            lines.count == 2 && lines[0].contains(#""check":"sensor""#) && lines[0].contains("answers nothing (hung)"),
+            "doctor while hung: \(doctor.stdout)\(doctor.stderr)")
+        let doctorMs = lines.last.flatMap { Int($0) }
+        #expect(doctorMs.map { $0 < 4000 } == true, "doctor took \(doctorMs ?? -1) ms (a read of the hung sensor waits 5 s)")
         print(
             "real kernel, \(Guest.name), hung hub 4–14 s: \(states.map { "\($0.state) \(String(format: "%.2f", $0.time))" }); "
-                + "ctl status \(counted.count) answers, slowest \(counted.map(\.ms).max() ?? -1) ms")
+                + "ctl status \(counted.count) answers, slowest \(counted.map(\.ms).max() ?? -1) ms; doctor \(doctorMs ?? -1) ms")
     }
 
     @Test("the HID hub goes away for 2 s and comes back as a new device: lost, attached, the turns after as replay's", .beyondTheCore)

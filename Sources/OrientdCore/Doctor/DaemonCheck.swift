@@ -43,11 +43,18 @@ public enum DaemonCheck {
     static func sensor(_ trouble: DaemonStatus.Trouble) -> DoctorFinding {
         let silent = JSONLineWriter.number(trouble.silent, decimals: 0)
         let what =
-            trouble.state == "polled"
-            ? "the buffer of \(trouble.device) has sent nothing for \(silent) s, though the sensor answers reads: orientd reads "
-                + "it polled meanwhile (more wake-ups), and tries the buffer again after 10 s, then every minute at most"
-            : "\(trouble.device) has sent nothing for \(silent) s (stalled): orientd has written its rate again, and reads it "
-                + "polled if its values answer, or waits for it to send"
+            switch trouble.state {
+            case "polled":
+                "the buffer of \(trouble.device) has sent nothing for \(silent) s, though the sensor answers reads: orientd reads "
+                    + "it polled meanwhile (more wake-ups), and tries the buffer again after 10 s, then every minute at most"
+            case "hung":
+                "\(trouble.device) answers nothing (hung): its buffer has sent nothing for \(silent) s, and a write of its "
+                    + "sampling frequency waits on the driver's time-outs: orientd waits for it, reads on the moment it sends, "
+                    + "and writes its rate again after 10 s, then every minute at most"
+            default:
+                "\(trouble.device) has sent nothing for \(silent) s (stalled): orientd has written its rate again, and reads it "
+                    + "polled if its values answer, or waits for it to send"
+            }
         return DoctorFinding(
             "sensor", .problem, what,
             fix: "journalctl -u orientd -b (what orientd saw); journalctl -k | grep -i -e iio -e hid -e accel (the driver's "

@@ -24,7 +24,8 @@ public struct DaemonStatus: Decodable, Equatable, Sendable {
 
     /// `sensor-trouble`: the display sensor's silent buffer, if it has one.
     public struct Trouble: Decodable, Equatable, Sendable {
-        /// `stalled`, or `polled` (read polled meanwhile).
+        /// `stalled`, `hung` (it answers no request either), or `polled` (read polled
+        /// meanwhile).
         public var state: String
         public var device: String
         /// Seconds since its buffer last sent.

@@ -6,6 +6,8 @@ public struct SensorStateEvent: Hashable, Sendable {
         /// frequency, when it has one.
         case attached(name: String?, location: SensorLocation, read: String, rate: Double?)
         case stalled(seconds: Double)
+        /// Stalled, and the sensor answers no request either (`BufferSilence.hungAfter`).
+        case hung(seconds: Double)
         case resumed(afterSeconds: Double)
         case lost(reason: String)
         /// Not read: nothing consumes the events (`ReadingDemand`).
@@ -32,6 +34,7 @@ public struct SensorStateEvent: Hashable, Sendable {
         switch state {
         case .attached: json.add("state", "attached")
         case .stalled: json.add("state", "stalled")
+        case .hung: json.add("state", "hung")
         case .resumed: json.add("state", "resumed")
         case .lost: json.add("state", "lost")
         case .idle: json.add("state", "idle")
@@ -45,7 +48,7 @@ public struct SensorStateEvent: Hashable, Sendable {
             json.add("location", location.rawValue)
             json.add("read", read)
             if let rate { json.add("rate", rate, decimals: 3) } else { json.addNull("rate") }
-        case .stalled(let seconds), .resumed(let seconds):
+        case .stalled(let seconds), .hung(let seconds), .resumed(let seconds):
             json.add("silent", seconds, decimals: 3)
         case .lost(let reason):
             json.add("reason", reason)

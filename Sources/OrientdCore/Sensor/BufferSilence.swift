@@ -5,7 +5,8 @@
 /// sensor read polled, and the buffer tried again after 10 s, then 20, 40 and every 60 s,
 /// each try given the same short while. A sensor that does not take its settings (the
 /// write fails: a hung sensor, whose reads would hang as well) keeps its buffer, which
-/// sends as soon as the sensor does, and is given them again on the same schedule.
+/// sends as soon as the sensor does, and is given them again on the same schedule; a
+/// write still waiting after 1 s makes it `hung`, said once an episode.
 /// Times in seconds on one clock; no I/O.
 public struct BufferSilence: Sendable, Equatable {
     /// What the reader does now.
@@ -16,8 +17,22 @@ public struct BufferSilence: Sendable, Equatable {
         case stall(seconds: Double)
         /// Apply its settings again, which it did not take last time (then `applied`).
         case reapply
+        /// Say the sensor answers nothing (silent for `seconds`): the write of its
+        /// settings has waited `hungAfter`, where a live sensor takes milliseconds.
+        case hung(seconds: Double)
         /// Give the buffer up for now: silent since `since`, which a retry carries on.
         case giveUp(since: Double)
+    }
+
+    /// How long a write of the settings may wait before the sensor is called hung: a
+    /// live sensor's takes milliseconds (HID hub on the real kernel, under TCG: < 10 ms),
+    /// a hung one's waits on the driver's time-outs (5 s a request on a HID hub).
+    public static let hungAfter = 1.0
+
+    /// What the log says when the sensor `device` is hung, silent for `seconds`.
+    public static func hungWarning(_ device: String, seconds: Double) -> String {
+        "\(device) answers nothing: no scan for \(JSONLineWriter.number(seconds, decimals: 1)) s, and a write of its "
+            + "sampling frequency has waited \(JSONLineWriter.number(hungAfter, decimals: 0)) s; waiting for it to send"
     }
 
     /// When the buffer last sent (the episode's start while stalled).
@@ -31,6 +46,10 @@ public struct BufferSilence: Sendable, Equatable {
     /// to try again.
     public private(set) var untaken = 0
     private var nextTry: Double?
+    /// When the write of the settings now under way began.
+    private var writing: Double?
+    /// Whether this episode's `hung` has been said.
+    public private(set) var isHung = false
 
     /// A buffer that has just been made (or starts again after a pause: a pause is no
     /// silence).
@@ -63,6 +82,8 @@ public struct BufferSilence: Sendable, Equatable {
             remedied = nil
             untaken = 0
             nextTry = nil
+            writing = nil
+            isHung = false
         }
         return now - lastScan
     }
@@ -72,6 +93,7 @@ public struct BufferSilence: Sendable, Equatable {
     public mutating func woke(at now: Double) {
         lastScan = now
         if remedied != nil { remedied = now }
+        if writing != nil { writing = now }
     }
 
     /// Still nothing at `now`, the sensor sending at `rate` Hz.
@@ -80,11 +102,18 @@ public struct BufferSilence: Sendable, Equatable {
         if !isStalled {
             guard silence >= max(2, 20 / rate) else { return .wait }
             isStalled = true
+            writing = now
             return .stall(seconds: silence)
+        }
+        if let writing {
+            guard !isHung, now - writing >= Self.hungAfter else { return .wait }
+            isHung = true
+            return .hung(seconds: silence)
         }
         if let nextTry {
             guard now >= nextTry else { return .wait }
             self.nextTry = nil
+            writing = now
             return .reapply
         }
         guard let remedied, now - remedied >= max(1, 10 / rate) else { return .wait }
@@ -98,6 +127,7 @@ public struct BufferSilence: Sendable, Equatable {
     /// Nothing when the stall ended meanwhile.
     public mutating func applied(at now: Double, taken: Bool) {
         guard isStalled else { return }
+        writing = nil
         if taken {
             untaken = 0
             nextTry = nil

@@ -1,8 +1,12 @@
 /// What is wrong with the display sensor now, as its events told (`status`, `orientd
-/// doctor`): nothing, or a silent buffer, waited on or stood in for by polled reads.
+/// doctor`): nothing, or a silent buffer, waited on (on a sensor that may answer nothing
+/// at all) or stood in for by polled reads.
 public enum SensorTrouble: Equatable, Sendable {
     /// Its buffer has sent nothing since `since` (seconds on the events' clock).
     case stalled(device: String, since: Double)
+    /// Its buffer has sent nothing since `since`, and the sensor answers no request (a
+    /// write of its rate waits on the driver's time-outs).
+    case hung(device: String, since: Double)
     /// Its buffer has sent nothing since `since`; its raw values are read meanwhile.
     case polledInstead(device: String, since: Double)
 
@@ -11,8 +15,10 @@ public enum SensorTrouble: Equatable, Sendable {
         switch event.state {
         case .stalled(let seconds):
             return .stalled(device: event.device, since: event.time - seconds)
+        case .hung(let seconds):
+            return .hung(device: event.device, since: event.time - seconds)
         case .reading(let read, let reason) where reason != nil && read == "polled":
-            let since = if case .stalled(event.device, let since) = trouble { since } else { event.time }
+            let since = trouble?.silentSince(event.device) ?? event.time
             return .polledInstead(device: event.device, since: since)
         case .reading(_, let reason) where reason != nil:
             return trouble
@@ -21,16 +27,24 @@ public enum SensorTrouble: Equatable, Sendable {
         }
     }
 
+    /// When the buffer of `device` went silent, if this is its silence.
+    func silentSince(_ device: String) -> Double? {
+        switch self {
+        case .stalled(device, let since), .hung(device, let since), .polledInstead(device, let since): since
+        default: nil
+        }
+    }
+
     /// The `sensor-trouble` object of `status`: its state, device and how long the buffer
     /// has been silent at `now`.
     public func add(to json: inout JSONLineWriter, now: Double) {
         switch self {
-        case .stalled(let device, let since):
-            json.add("state", "stalled")
-            json.add("device", device)
-            json.add("silent", now - since, decimals: 1)
-        case .polledInstead(let device, let since):
-            json.add("state", "polled")
+        case .stalled(let device, let since): add("stalled", device, since)
+        case .hung(let device, let since): add("hung", device, since)
+        case .polledInstead(let device, let since): add("polled", device, since)
+        }
+        func add(_ state: String, _ device: String, _ since: Double) {
+            json.add("state", state)
             json.add("device", device)
             json.add("silent", now - since, decimals: 1)
         }

@@ -128,6 +128,8 @@ final class ConvertibleSources: Sendable {
                 service.post(.note("the base accelerometer \(device) is lost: \(reason)"))
             case .stalled(let device, let seconds, _):
                 service.post(.warning("the base accelerometer \(device) has sent nothing for \(Int(seconds)) s"))
+            case .hung(let device, let seconds, _):
+                service.post(.warning("the base accelerometer " + BufferSilence.hungWarning(device, seconds: seconds)))
             case .resumed, .waiting, .idle, .reading, .pace:
                 // Most machines have no base sensor: waiting for one is not news. Pausing
                 // is the display's news, said once by its reader.

@@ -75,6 +75,10 @@ public struct SensorSource: SampleSource {
                     service.post(
                         .warning("\(device) has sent nothing for \(JSONLineWriter.number(seconds, decimals: 1)) s; still waiting for it"))
                     service.post(.waiting("\(device) stalled"))
+                case .hung(let device, let seconds, let time):
+                    service.post(.sensor(SensorStateEvent(.hung(seconds: seconds), device: device, time: time)))
+                    service.post(.warning(BufferSilence.hungWarning(device, seconds: seconds)))
+                    service.post(.waiting("\(device) answers nothing"))
                 case .resumed(let device, let seconds, let time):
                     service.post(.sensor(SensorStateEvent(.resumed(afterSeconds: seconds), device: device, time: time)))
                     service.post(.note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s"))

@@ -57,13 +57,17 @@ struct Doctor: ParsableCommand {
         }
         let settings = DoctorProbes.configuration(config)
         say(settings.finding)
-        let sensor = sensorFindings(device: device ?? settings.value("device"), configuredMatrix: settings.value("mount-matrix"))
+        // Asked first: a sensor the daemon finds hung is not read here, as each read would
+        // wait on the driver's time-out (5 s on a HID hub) and give nothing.
+        let status = DoctorProbes.status(socket: socket ?? ControlSocket.clientDefault)
+        let hung = (try? status.get())?.sensorTrouble.flatMap { $0.state == "hung" ? $0.device : nil }
+        let sensor = sensorFindings(
+            device: device ?? settings.value("device"), configuredMatrix: settings.value("mount-matrix"), hung: hung)
         sensor.forEach(say)
         let service = DoctorProbes.service()
         say(service.finding)
         say(RotatorCheck.judge(DoctorProbes.processes(), daemon: service.mainPID, doctor: getpid()))
-        let socket = socket ?? ControlSocket.clientDefault
-        switch DoctorProbes.status(socket: socket) {
+        switch status {
         case .success(let status):
             let path = DoctorProbes.path(of: service.mainPID)
             DaemonCheck.judge(status) { DoctorProbes.canRun($0, path: path) }.forEach(say)
@@ -79,8 +83,9 @@ struct Doctor: ParsableCommand {
         if problems > 0 { throw ExitCode(1) }
     }
 
-    /// The sensor, its readings, its mount matrix, and a 2-in-1's other half.
-    private func sensorFindings(device: String?, configuredMatrix: String?) -> [DoctorFinding] {
+    /// The sensor, its readings, its mount matrix, and a 2-in-1's other half; the
+    /// readings not taken from the sensor `hung` names.
+    private func sensorFindings(device: String?, configuredMatrix: String?, hung: String?) -> [DoctorFinding] {
         let found: [AccelerometerDiscovery.Found]
         let discovery = AccelerometerDiscovery(uri: nil, mountMatrixOverride: nil, rate: 50)
         do {
@@ -101,6 +106,16 @@ struct Doctor: ParsableCommand {
             return [DoctorFinding("sensor", .problem, "\(why)", fix: noSensorFix)]
         }
         var findings = [DoctorProbes.access(chosen)]
+        let base = SensorChoice.chooseBase(from: found, candidate: \.candidate)
+        if hung == chosen.candidate.id {
+            findings.append(
+                DoctorFinding(
+                    "readings", .note,
+                    "not read: the daemon finds \(chosen.candidate.id) hung (below), and each read would wait on its "
+                        + "driver's time-out"))
+            findings.append(DoctorProbes.convertible(display: chosen, base: base))
+            return findings
+        }
 
         let live: LivePoses
         let info: AccelerometerInfo
@@ -123,7 +138,6 @@ struct Doctor: ParsableCommand {
             + " from \(info.calibration.scaleSource)"
         findings += ReadingsCheck.judge(samples, scale: scaleText)
 
-        let base = SensorChoice.chooseBase(from: found, candidate: \.candidate)
         if !samples.isEmpty, let here = Calibrate.here(chosen, among: found) {
             var matrix = (here.inForce, here.source)
             if let text = configuredMatrix, let configured = try? MountMatrix(parsing: text) { matrix = (configured, .commandLine) }

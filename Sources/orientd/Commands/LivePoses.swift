@@ -42,7 +42,7 @@ final class LivePoses: Sendable {
             case .failed(let message): state.problem = message
             case .lost(let device, let reason): state.problem = "\(device) lost: \(reason)"
             case .warning(let message): Diagnostics().warning(message)
-            case .waiting, .stalled, .resumed, .idle, .reading, .pace: break
+            case .waiting, .stalled, .hung, .resumed, .idle, .reading, .pace: break
             }
         }
         arrived.signal()

@@ -12,6 +12,8 @@ extension Diagnostics {
             warning("\(device) lost: \(reason); waiting for it to return")
         case .stalled(let device, let seconds, _):
             warning("\(device) has sent nothing for \(JSONLineWriter.number(seconds, decimals: 1)) s; still waiting for it")
+        case .hung(let device, let seconds, _):
+            warning(BufferSilence.hungWarning(device, seconds: seconds))
         case .resumed(let device, let seconds, _):
             note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s")
         case .waiting(let message):
