@@ -194,6 +194,47 @@ extension RealKernelTests {
                 + "ctl status \(counted.count) answers, slowest \(counted.map(\.ms).max() ?? -1) ms; doctor \(doctorMs ?? -1) ms")
     }
 
+    @Test(
+        "an I2C chip whose registers stop updating for 13 s: one warning 10 s in, frozen in status and doctor's one problem, one note when they change, the turns after as replay's",
+        .enabled(if: hasI2CStub, "\(noI2CStub)"), .beyondTheCore)
+    func frozenChip() throws {
+        // Quarter turns from rest every 3.5 s; the kxcjk1013's registers hold the reading
+        // due at 4 s until 17 s. While status says frozen, doctor runs once.
+        let path = Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path
+        _ = try Guest.run(
+            """
+            rm -f /var/tmp/doctor-frozen.json
+            systemd-run --quiet --unit=doctor-probe-$(date +%s%N) --collect sh -c 'for i in $(seq 150); do
+                t=$(orientd ctl status 2> /dev/null | jq -r ".\\"sensor-trouble\\".state // empty")
+                if [ "$t" = frozen ]; then orientd doctor --json > /var/tmp/doctor-frozen.json 2>&1; exit 0; fi
+                sleep 0.2; done'
+            """)
+        let play = try Guest.play(path, ["--driver", "kxcjk1013", "--fault", "freeze@4+13"])
+        #expect(play.status == 0, "\(play.stderr)")
+        let turns = (play.events ?? []).filter { $0["event"] as? String == "orientation" }.compactMap { $0["time"] as? Double }
+        #expect(!turns.contains { $0 > 4.5 && $0 < 17 }, "no turn while the values are frozen: \(turns)")
+        // Polled at the rest rate, as in the garbage test: within one rest interval.
+        try Self.expectReplayAfter(path, play: play, from: 17.5, within: 0.6)
+        let journal = try Guest.run(
+            """
+            \(Guest.daemonJournal) | grep -v '^{' | grep -e 'its values'
+            echo "restarts: $(systemctl show -p NRestarts --value orientd)"
+            """)
+        let lines = journal.stdout.split(separator: "\n").map(String.init)
+        let began = lines.filter { $0.contains("its values are not updating") }
+        let ended = lines.filter { $0.contains("its values change again") }
+        #expect(began.count == 1 && ended.count == 1, "one warning, one note:\n\(journal.stdout)")
+        #expect(began.first?.contains("iio:device") == true, "naming the device: \(began)")
+        #expect(journal.stdout.contains("restarts: 0"), "\(journal.stdout)")
+        let doctor = try Guest.run("jq -c 'select(.verdict == \"problem\")' /var/tmp/doctor-frozen.json")
+        let problems = doctor.stdout.split(separator: "\n")
+        #expect(
+            problems.count == 1 && problems.first?.contains(#""check":"sensor""#) == true
+                && problems.first?.contains("have not changed for") == true,
+            "doctor while frozen: \(doctor.stdout)\(doctor.stderr)")
+        print("real kernel, \(Guest.name), kxcjk1013 frozen 4–17 s: \((began + ended).joined(separator: " | ")); doctor: \(doctor.stdout)")
+    }
+
     @Test("the HID hub goes away for 2 s and comes back as a new device: lost, attached, the turns after as replay's", .beyondTheCore)
     func replugHub() throws {
         let path = Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path

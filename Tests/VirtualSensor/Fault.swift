@@ -22,6 +22,13 @@ struct Fault: ExpressibleByArgument, Equatable {
         /// of any report) is answered, so the driver's waits run to their time-outs, as
         /// with a hung sensor firmware. After it, all is as before.
         case hang
+        /// The values stop updating: every reading is the one due at START, to the last
+        /// bit (a chip's registers that nothing fills any more, a hub repeating itself).
+        case freeze
+
+        /// What an I2C chip on i2c-stub can do: its registers can hold anything, but it
+        /// has no reports to stop and no requests to leave unanswered.
+        var onRegisters: Bool { [.zeros, .garbage, .freeze].contains(self) }
     }
 
     let kind: Kind
@@ -48,14 +55,16 @@ struct Fault: ExpressibleByArgument, Equatable {
     /// Whether it is on at `time` on the recording's clock.
     func isOn(at time: Double) -> Bool { time >= start && time < start + seconds }
 
-    /// What a sensor under `faults` reads at `time` instead of `sample`.
-    static func reading(_ sample: Sample, at time: Double, under faults: [Fault]) -> Sample {
+    /// What a sensor under `faults` reads at `time` instead of `sample`; `recorded` gives
+    /// the recording's sample at a time on its clock.
+    static func reading(_ sample: Sample, at time: Double, under faults: [Fault], recorded: (Double) -> Sample) -> Sample {
         for fault in faults where fault.isOn(at: time) {
             switch fault.kind {
             case .zeros: return Sample(time: sample.time, acceleration: Vector3(0, 0, 0))
             case .garbage:
                 let full = 32767 / SensorHubReports.countsPerUnit
                 return Sample(time: sample.time, acceleration: Vector3(full, full, -full))
+            case .freeze: return Sample(time: sample.time, acceleration: recorded(fault.start).acceleration)
             case .quiet, .replug, .forget, .hang: continue
             }
         }

@@ -8,6 +8,9 @@ import SystemPackage
 /// driver configured, as the part itself would. The kernel's unmodified driver (bound by
 /// `new_device`) reads them as from hardware.
 ///
+/// Faults are those a register file can show (`Fault.Kind.onRegisters`): what the
+/// registers hold while one is on.
+///
 /// A register file cannot tell when it is read, so an on-demand start begins when the
 /// owner arms it (the daemon answers on its socket); until then the registers hold the
 /// first sample, a device at rest in its first pose.
@@ -16,6 +19,7 @@ final class I2CAccelerometer: PlayedAccelerometer {
     let location: VirtualAccelerometer.Location
     private(set) var playback: Playback
     private let startPolicy: VirtualAccelerometer.Start
+    private let faults: [Fault]
     var armed = true
     private let bus: I2CStubBus
     private var plugged = false
@@ -28,8 +32,9 @@ final class I2CAccelerometer: PlayedAccelerometer {
 
     init(
         chip: StubChip, location: VirtualAccelerometer.Location, playback: Playback, start: VirtualAccelerometer.Start,
-        bus: I2CStubBus, log: @escaping (String) -> Void
+        bus: I2CStubBus, faults: [Fault] = [], log: @escaping (String) -> Void
     ) {
+        self.faults = faults
         self.chip = chip
         self.location = location
         self.playback = playback
@@ -151,7 +156,8 @@ final class I2CAccelerometer: PlayedAccelerometer {
 
     private func writeReading(index: Int, now: Double) throws(VirtualDeviceError) {
         let range = configuration?.range ?? chip.range([:])
-        let a = playback.samples[index].acceleration
+        let sample = playback.samples[index]
+        let a = Fault.reading(sample, at: playback.recordingTime(at: now), under: faults) { playback.sample(at: $0) }.acceleration
         let writes = chip.writes(
             x: chip.counts(a.x, range: range), y: chip.counts(a.y, range: range), z: chip.counts(a.z, range: range))
         for write in writes {

@@ -43,7 +43,8 @@ extension VirtualSensorCommand {
                 discussion: "quiet: no input reports, reads still answered (a dead buffer); zeros: every reading all "
                     + "zero; garbage: every reading ±32767 counts; replug: the hub goes away and comes back as a new "
                     + "device; forget: the hub loses its settings (power, reporting, interval); hang: the hub answers "
-                    + "nothing, reports or requests. The HID hub's only, so far.",
+                    + "nothing, reports or requests; freeze: every reading the one due at START, to the last bit. "
+                    + "With --driver (a register file): zeros, garbage and freeze.",
                 valueName: "kind@start+seconds"))
         var faults: [Fault] = []
 
@@ -57,8 +58,10 @@ extension VirtualSensorCommand {
         var settle = 1.0
 
         func validate() throws {
-            if driver != nil && !faults.isEmpty {
-                throw ValidationError("--fault is modelled on the HID hub only so far, not with --driver")
+            if let driver, let fault = faults.first(where: { !$0.kind.onRegisters }) {
+                throw ValidationError(
+                    "--fault \(fault.kind.rawValue) is the HID hub's: \(driver.name) on i2c-stub is a register file, which can "
+                        + "hold zeros, garbage or a frozen reading, but has no reports to stop or requests to leave unanswered")
             }
         }
 
@@ -67,7 +70,8 @@ extension VirtualSensorCommand {
             let sensor: any PlayedAccelerometer
             if let driver {
                 sensor = I2CAccelerometer(
-                    chip: driver, location: .display, playback: playback, start: .onDemand, bus: try I2CStubBus(), log: printError)
+                    chip: driver, location: .display, playback: playback, start: .onDemand, bus: try I2CStubBus(), faults: faults,
+                    log: printError)
             } else {
                 sensor = VirtualAccelerometer(location: .display, playback: playback, start: .onDemand, faults: faults, log: printError)
             }

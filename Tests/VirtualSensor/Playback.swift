@@ -71,6 +71,16 @@ struct Playback {
         return (low, samples[low])
     }
 
+    /// The recording's clock at `now` (its first timestamp before playing starts).
+    func recordingTime(at now: Double) -> Double {
+        start.map { now - $0 + firstTime } ?? firstTime
+    }
+
+    /// The newest sample at `time` on the recording's clock.
+    func sample(at time: Double) -> Sample {
+        current(at: (start ?? 0) + time - firstTime).sample
+    }
+
     /// Past the last sample's lifetime: the recording has ended (or, looping, a new round
     /// begins: `rewind` says whether it did).
     func hasEnded(at now: Double) -> Bool {

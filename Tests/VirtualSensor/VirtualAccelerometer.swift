@@ -59,18 +59,13 @@ final class VirtualAccelerometer: PlayedAccelerometer {
         self.log = log
     }
 
-    /// The recording's clock at `now` (its first timestamp before playing starts).
-    private func recordingTime(_ now: Double) -> Double {
-        playback.start.map { now - $0 + playback.firstTime } ?? playback.firstTime
-    }
-
     /// The sample due at `now` as the sensor reads it, faults and all.
     private func reading(at now: Double) -> Sample {
-        Fault.reading(playback.current(at: now).sample, at: recordingTime(now), under: faults)
+        Fault.reading(playback.current(at: now).sample, at: playback.recordingTime(at: now), under: faults) { playback.sample(at: $0) }
     }
 
     private func faultOn(_ kind: Fault.Kind, at now: Double) -> Bool {
-        playback.hasStarted && faults.contains { $0.kind == kind && $0.isOn(at: recordingTime(now)) }
+        playback.hasStarted && faults.contains { $0.kind == kind && $0.isOn(at: playback.recordingTime(at: now)) }
     }
 
     /// Makes the HID device; the kernel binds its drivers to it.

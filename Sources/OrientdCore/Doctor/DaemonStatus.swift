@@ -24,11 +24,11 @@ public struct DaemonStatus: Decodable, Equatable, Sendable {
 
     /// `sensor-trouble`: the display sensor's silent buffer, if it has one.
     public struct Trouble: Decodable, Equatable, Sendable {
-        /// `stalled`, `hung` (it answers no request either), or `polled` (read polled
-        /// meanwhile).
+        /// `stalled`, `hung` (it answers no request either), `polled` (read polled
+        /// meanwhile), or `frozen` (its values do not update).
         public var state: String
         public var device: String
-        /// Seconds since its buffer last sent.
+        /// Seconds since its buffer last sent (frozen: since its values last changed).
         public var silent: Double
 
         public init(state: String, device: String, silent: Double) {

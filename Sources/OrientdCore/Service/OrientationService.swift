@@ -10,6 +10,7 @@ public struct OrientationService: Sendable {
     public private(set) var source: String?
     private var units = UnitsCheck()
     private var implausible = ImplausibleReadings()
+    private var frozen = FrozenReadings()
     /// What each source says about a convertible's mode; the pipeline's policy holds the
     /// one believed.
     public private(set) var modes = ModeReports()
@@ -79,12 +80,24 @@ public struct OrientationService: Sendable {
         suggest()
     }
 
-    /// Every reading, classified or read at rest: an episode of implausible ones is said
-    /// once, and its end.
+    /// Every reading, classified or read at rest: an episode of implausible ones, or of
+    /// values that do not update, is said once, and its end.
     private mutating func checkPlausible(_ sample: Sample) {
+        let device = source ?? "the sensor"
+        if let report = frozen.check(sample) {
+            let message = FrozenReadings.message(report, device: device)
+            switch report {
+            case .began(_, let since, _):
+                outbox.append(.warning(message))
+                if sensorTrouble == nil { sensorTrouble = .frozen(device: device, since: since) }
+            case .ended:
+                outbox.append(.note(message))
+                if case .frozen = sensorTrouble { sensorTrouble = nil }
+            }
+        }
         // A wrong scale (the units check said so) explains readings far from gravity.
         guard let report = implausible.check(sample), !units.foundWrong else { return }
-        let message = ImplausibleReadings.message(report, device: source ?? "the sensor")
+        let message = ImplausibleReadings.message(report, device: device)
         if case .began = report { outbox.append(.warning(message)) } else { outbox.append(.note(message)) }
     }
 
@@ -147,6 +160,8 @@ public struct OrientationService: Sendable {
         self.source = source
         units = UnitsCheck()
         implausible = ImplausibleReadings()
+        frozen = FrozenReadings()
+        if case .frozen = sensorTrouble { sensorTrouble = nil }
         pipeline.replaceSensor(mountMatrix: mountMatrix)
         if let event { outbox.append(.sensor(event)) }
     }
@@ -161,6 +176,7 @@ public struct OrientationService: Sendable {
         sensorTrouble = nil
         units = UnitsCheck()
         implausible = ImplausibleReadings()
+        frozen = FrozenReadings()
         pipeline.restartClassifier()
         outbox.append(.sensor(event))
     }

@@ -1,6 +1,6 @@
-/// What is wrong with the display sensor now, as its events told (`status`, `orientd
-/// doctor`): nothing, or a silent buffer, waited on (on a sensor that may answer nothing
-/// at all) or stood in for by polled reads.
+/// What is wrong with the display sensor now, as its events and readings told (`status`,
+/// `orientd doctor`): nothing, a silent buffer, waited on (on a sensor that may answer
+/// nothing at all) or stood in for by polled reads, or values that do not update.
 public enum SensorTrouble: Equatable, Sendable {
     /// Its buffer has sent nothing since `since` (seconds on the events' clock).
     case stalled(device: String, since: Double)
@@ -9,6 +9,8 @@ public enum SensorTrouble: Equatable, Sendable {
     case hung(device: String, since: Double)
     /// Its buffer has sent nothing since `since`; its raw values are read meanwhile.
     case polledInstead(device: String, since: Double)
+    /// Every reading since `since` has been the same, to the last bit (`FrozenReadings`).
+    case frozen(device: String, since: Double)
 
     /// The trouble after `event`, given the trouble before it.
     public static func after(_ event: SensorStateEvent, was trouble: SensorTrouble?) -> SensorTrouble? {
@@ -31,7 +33,7 @@ public enum SensorTrouble: Equatable, Sendable {
     func silentSince(_ device: String) -> Double? {
         switch self {
         case .stalled(device, let since), .hung(device, let since), .polledInstead(device, let since): since
-        default: nil
+        case .stalled, .hung, .polledInstead, .frozen: nil
         }
     }
 
@@ -42,6 +44,7 @@ public enum SensorTrouble: Equatable, Sendable {
         case .stalled(let device, let since): add("stalled", device, since)
         case .hung(let device, let since): add("hung", device, since)
         case .polledInstead(let device, let since): add("polled", device, since)
+        case .frozen(let device, let since): add("frozen", device, since)
         }
         func add(_ state: String, _ device: String, _ since: Double) {
             json.add("state", state)

@@ -58,11 +58,12 @@ struct Doctor: ParsableCommand {
         let settings = DoctorProbes.configuration(config)
         say(settings.finding)
         // Asked first: a sensor the daemon finds hung is not read here, as each read would
-        // wait on the driver's time-out (5 s on a HID hub) and give nothing.
+        // wait on the driver's time-out (5 s on a HID hub) and give nothing; nor one whose
+        // values it finds frozen, which the daemon's finding says.
         let status = DoctorProbes.status(socket: socket ?? ControlSocket.clientDefault)
-        let hung = (try? status.get())?.sensorTrouble.flatMap { $0.state == "hung" ? $0.device : nil }
+        let trouble = (try? status.get())?.sensorTrouble.flatMap { ["hung", "frozen"].contains($0.state) ? $0 : nil }
         let sensor = sensorFindings(
-            device: device ?? settings.value("device"), configuredMatrix: settings.value("mount-matrix"), hung: hung)
+            device: device ?? settings.value("device"), configuredMatrix: settings.value("mount-matrix"), trouble: trouble)
         sensor.forEach(say)
         let service = DoctorProbes.service()
         say(service.finding)
@@ -84,8 +85,8 @@ struct Doctor: ParsableCommand {
     }
 
     /// The sensor, its readings, its mount matrix, and a 2-in-1's other half; the
-    /// readings not taken from the sensor `hung` names.
-    private func sensorFindings(device: String?, configuredMatrix: String?, hung: String?) -> [DoctorFinding] {
+    /// readings not taken from the sensor `trouble` names.
+    private func sensorFindings(device: String?, configuredMatrix: String?, trouble: DaemonStatus.Trouble?) -> [DoctorFinding] {
         let found: [AccelerometerDiscovery.Found]
         let discovery = AccelerometerDiscovery(uri: nil, mountMatrixOverride: nil, rate: 50)
         do {
@@ -107,12 +108,12 @@ struct Doctor: ParsableCommand {
         }
         var findings = [DoctorProbes.access(chosen)]
         let base = SensorChoice.chooseBase(from: found, candidate: \.candidate)
-        if hung == chosen.candidate.id {
-            findings.append(
-                DoctorFinding(
-                    "readings", .note,
-                    "not read: the daemon finds \(chosen.candidate.id) hung (below), and each read would wait on its "
-                        + "driver's time-out"))
+        if let trouble, trouble.device == chosen.candidate.id {
+            let why =
+                trouble.state == "hung"
+                ? "\(trouble.device) hung (below), and each read would wait on its driver's time-out"
+                : "the values of \(trouble.device) frozen (below)"
+            findings.append(DoctorFinding("readings", .note, "not judged: the daemon finds \(why)"))
             findings.append(DoctorProbes.convertible(display: chosen, base: base))
             return findings
         }
