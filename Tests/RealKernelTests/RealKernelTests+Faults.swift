@@ -60,6 +60,32 @@ extension RealKernelTests {
         }
     }
 
+    /// Starts a guest unit that runs `orientd doctor --json` once, as soon as the daemon's
+    /// status says its `sensor-trouble` is `state` (polled for 30 s): what it printed and
+    /// how long it took go to /var/tmp/doctor-STATE.json and .ms.
+    static func doctorWhenTrouble(_ state: String) throws {
+        _ = try Guest.run(
+            """
+            rm -f /var/tmp/doctor-\(state).json /var/tmp/doctor-\(state).ms
+            systemd-run --quiet --unit=doctor-probe-$(date +%s%N) --collect sh -c 'for i in $(seq 150); do
+                t=$(orientd ctl status 2> /dev/null | jq -r ".\\"sensor-trouble\\".state // empty")
+                if [ "$t" = \(state) ]; then s=$(date +%s%N); orientd doctor --json > /var/tmp/doctor-\(state).json 2>&1
+                    echo $(( ($(date +%s%N) - s) / 1000000 )) > /var/tmp/doctor-\(state).ms; exit 0; fi
+                sleep 0.2; done'
+            """)
+    }
+
+    /// What the doctor of `doctorWhenTrouble(state)` found: its problems (JSON lines) and
+    /// how long it took.
+    static func doctorFound(_ state: String) throws -> (problems: [Substring], milliseconds: Int?, text: String) {
+        let problems = try Guest.run("jq -c 'select(.verdict == \"problem\")' /var/tmp/doctor-\(state).json")
+        let took = try Guest.run("cat /var/tmp/doctor-\(state).ms")
+        return (
+            problems.stdout.split(separator: "\n"), Int(took.stdout.trimmingCharacters(in: .whitespacesAndNewlines)),
+            problems.stdout + problems.stderr
+        )
+    }
+
     /// The sensor events of a play, by state, with their times.
     static func sensorStates(_ play: OrientdProcess.Result) -> [(state: String, time: Double)] {
         (play.events ?? []).filter { $0["event"] as? String == "sensor" }.compactMap {
@@ -76,14 +102,7 @@ extension RealKernelTests {
         let path = Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path
         // While the daemon says it reads polled instead (status' sensor-trouble), doctor
         // is run once: that is its one problem.
-        _ = try Guest.run(
-            """
-            rm -f /var/tmp/doctor-quiet.json
-            systemd-run --quiet --unit=doctor-probe-$(date +%s%N) --collect sh -c 'for i in $(seq 150); do
-                t=$(orientd ctl status 2> /dev/null | jq -r ".\\"sensor-trouble\\".state // empty")
-                if [ "$t" = polled ]; then orientd doctor --json > /var/tmp/doctor-quiet.json 2>&1; exit 0; fi
-                sleep 0.2; done'
-            """)
+        try Self.doctorWhenTrouble("polled")
         let play = try Guest.play(path, ["--buffered", "--fault", "quiet@4+6"])
         #expect(play.status == 0, "read buffered over the last 3 s: \(play.stderr)")
         let sensor = (play.events ?? []).filter { $0["event"] as? String == "sensor" }
@@ -107,13 +126,12 @@ extension RealKernelTests {
             echo "restarts: $(systemctl show -p NRestarts --value orientd)"
             """)
         #expect(journal.stdout.hasPrefix("2\n") && journal.stdout.contains("restarts: 0"), "two warnings, no restart: \(journal.stdout)")
-        let doctor = try Guest.run("jq -c 'select(.verdict == \"problem\")' /var/tmp/doctor-quiet.json")
-        let problems = doctor.stdout.split(separator: "\n")
+        let doctor = try Self.doctorFound("polled")
         #expect(
-            problems.count == 1 && problems.first?.contains(#""check":"sensor""#) == true
-                && problems.first?.contains("reads it polled meanwhile") == true,
-            "doctor while polled instead: \(doctor.stdout)\(doctor.stderr)")
-        print("real kernel, \(Guest.name), quiet hub 4–10 s: \(states); doctor meanwhile: \(doctor.stdout)")
+            doctor.problems.count == 1 && doctor.problems.first?.contains(#""check":"sensor""#) == true
+                && doctor.problems.first?.contains("reads it polled meanwhile") == true,
+            "doctor while polled instead: \(doctor.text)")
+        print("real kernel, \(Guest.name), quiet hub 4–10 s: \(states); doctor meanwhile: \(doctor.text)")
     }
 
     @Test(
@@ -152,13 +170,8 @@ extension RealKernelTests {
             systemd-run --quiet --unit=ctl-probe-$(date +%s%N) --collect sh -c 'for i in $(seq 60); do
                 s=$(date +%s%N); orientd ctl status > /dev/null 2>&1; r=$?; e=$(date +%s%N)
                 echo "$r $(( (e - s) / 1000000 ))" >> /var/tmp/ctl.txt; sleep 0.5; done'
-            rm -f /var/tmp/doctor-hung.json /var/tmp/doctor-hung.ms
-            systemd-run --quiet --unit=doctor-probe-$(date +%s%N) --collect sh -c 'for i in $(seq 150); do
-                t=$(orientd ctl status 2> /dev/null | jq -r ".\\"sensor-trouble\\".state // empty")
-                if [ "$t" = hung ]; then s=$(date +%s%N); orientd doctor --json > /var/tmp/doctor-hung.json 2>&1
-                    echo $(( ($(date +%s%N) - s) / 1000000 )) > /var/tmp/doctor-hung.ms; exit 0; fi
-                sleep 0.2; done'
             """)
+        try Self.doctorWhenTrouble("hung")
         let play = try Guest.play(path, ["--buffered", "--fault", "hang@4+10"])
         #expect(play.status == 0, "\(play.stderr)")
         let states = Self.sensorStates(play)
@@ -182,12 +195,12 @@ extension RealKernelTests {
         #expect(counted.count >= 30 && counted.allSatisfy { $0.status == 0 && $0.ms < 1000 }, "\(answers)")
         #expect(probe.stdout.contains("restarts: 0"), "\(probe.stdout)")
         // While hung, doctor names it as the one problem, and does not wait on its reads.
-        let doctor = try Guest.run("jq -c 'select(.verdict == \"problem\")' /var/tmp/doctor-hung.json; cat /var/tmp/doctor-hung.ms")
-        let lines = doctor.stdout.split(separator: "\n")
+        let doctor = try Self.doctorFound("hung")
         #expect(
-            lines.count == 2 && lines[0].contains(#""check":"sensor""#) && lines[0].contains("answers nothing (hung)"),
-            "doctor while hung: \(doctor.stdout)\(doctor.stderr)")
-        let doctorMs = lines.last.flatMap { Int($0) }
+            doctor.problems.count == 1 && doctor.problems[0].contains(#""check":"sensor""#)
+                && doctor.problems[0].contains("answers nothing (hung)"),
+            "doctor while hung: \(doctor.text)")
+        let doctorMs = doctor.milliseconds
         #expect(doctorMs.map { $0 < 4000 } == true, "doctor took \(doctorMs ?? -1) ms (a read of the hung sensor waits 5 s)")
         print(
             "real kernel, \(Guest.name), hung hub 4–14 s: \(states.map { "\($0.state) \(String(format: "%.2f", $0.time))" }); "
@@ -201,14 +214,7 @@ extension RealKernelTests {
         // Quarter turns from rest every 3.5 s; the kxcjk1013's registers hold the reading
         // due at 4 s until 17 s. While status says frozen, doctor runs once.
         let path = Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path
-        _ = try Guest.run(
-            """
-            rm -f /var/tmp/doctor-frozen.json
-            systemd-run --quiet --unit=doctor-probe-$(date +%s%N) --collect sh -c 'for i in $(seq 150); do
-                t=$(orientd ctl status 2> /dev/null | jq -r ".\\"sensor-trouble\\".state // empty")
-                if [ "$t" = frozen ]; then orientd doctor --json > /var/tmp/doctor-frozen.json 2>&1; exit 0; fi
-                sleep 0.2; done'
-            """)
+        try Self.doctorWhenTrouble("frozen")
         let play = try Guest.play(path, ["--driver", "kxcjk1013", "--fault", "freeze@4+13"])
         #expect(play.status == 0, "\(play.stderr)")
         let turns = (play.events ?? []).filter { $0["event"] as? String == "orientation" }.compactMap { $0["time"] as? Double }
@@ -226,13 +232,12 @@ extension RealKernelTests {
         #expect(began.count == 1 && ended.count == 1, "one warning, one note:\n\(journal.stdout)")
         #expect(began.first?.contains("iio:device") == true, "naming the device: \(began)")
         #expect(journal.stdout.contains("restarts: 0"), "\(journal.stdout)")
-        let doctor = try Guest.run("jq -c 'select(.verdict == \"problem\")' /var/tmp/doctor-frozen.json")
-        let problems = doctor.stdout.split(separator: "\n")
+        let doctor = try Self.doctorFound("frozen")
         #expect(
-            problems.count == 1 && problems.first?.contains(#""check":"sensor""#) == true
-                && problems.first?.contains("have not changed for") == true,
-            "doctor while frozen: \(doctor.stdout)\(doctor.stderr)")
-        print("real kernel, \(Guest.name), kxcjk1013 frozen 4–17 s: \((began + ended).joined(separator: " | ")); doctor: \(doctor.stdout)")
+            doctor.problems.count == 1 && doctor.problems.first?.contains(#""check":"sensor""#) == true
+                && doctor.problems.first?.contains("have not changed for") == true,
+            "doctor while frozen: \(doctor.text)")
+        print("real kernel, \(Guest.name), kxcjk1013 frozen 4–17 s: \((began + ended).joined(separator: " | ")); doctor: \(doctor.text)")
     }
 
     @Test("the HID hub goes away for 2 s and comes back as a new device: lost, attached, the turns after as replay's", .beyondTheCore)

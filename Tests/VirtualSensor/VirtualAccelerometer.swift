@@ -1,3 +1,4 @@
+import Glibc
 import OrientdCore
 import OrientdIO
 import SystemPackage
@@ -50,6 +51,11 @@ final class VirtualAccelerometer: PlayedAccelerometer {
     let faults: [Fault]
     /// Unplugged by a `replug` fault, to come back when it ends.
     private var replugging = false
+    /// Loses its settings when the system resumes from a suspend, as many hubs do: sends
+    /// nothing until a driver sets it up again (a `forget` at each resume).
+    var forgetsOnResume = false
+    /// How long the system had slept (CLOCK_BOOTTIME less CLOCK_MONOTONIC) at the last tick.
+    private var sleptBefore: Double?
 
     init(location: Location, playback: Playback, start: Start, faults: [Fault] = [], log: @escaping (String) -> Void) {
         self.location = location
@@ -66,6 +72,15 @@ final class VirtualAccelerometer: PlayedAccelerometer {
 
     private func faultOn(_ kind: Fault.Kind, at now: Double) -> Bool {
         playback.hasStarted && faults.contains { $0.kind == kind && $0.isOn(at: playback.recordingTime(at: now)) }
+    }
+
+    /// Whether the system slept (suspended) since the last call, which `slept` remembers.
+    private static func hasSlept(since slept: inout Double?) -> Bool {
+        var boot = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        let now = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9 - Pacer.monotonicNow()
+        defer { slept = now }
+        return slept.map { now - $0 > 1 } ?? false
     }
 
     /// Makes the HID device; the kernel binds its drivers to it.
@@ -191,9 +206,11 @@ final class VirtualAccelerometer: PlayedAccelerometer {
         if countsBeforeEnd == nil && !playback.loops && playback.hasEnded(at: now + 3) {
             countsBeforeEnd = (readsAnswered, reportsSent)
         }
-        if faultOn(.forget, at: now) && properties != SensorHubReports.Properties() {
+        let resumed = forgetsOnResume && Self.hasSlept(since: &sleptBefore)
+        if (resumed || faultOn(.forget, at: now)) && properties != SensorHubReports.Properties() {
             properties = SensorHubReports.Properties()
-            log(#"{"event":"forgot","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(now))}"#)
+            log(
+                #"{"event":"forgot","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(now)),"resumed":\#(resumed)}"#)
         }
         let replug = faultOn(.replug, at: now)
         if replug && device != nil {

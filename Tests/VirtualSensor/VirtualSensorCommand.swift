@@ -70,6 +70,12 @@ extension VirtualSensorCommand {
         @Option(help: "A FIFO to read commands from (made if missing).")
         var control: String?
 
+        @Flag(
+            help: ArgumentHelp(
+                "The display hub loses its settings (power, reporting, interval) when the system resumes from a suspend, "
+                    + "and sends nothing until a driver sets it up again."))
+        var forgetOnResume = false
+
         func run() throws {
             let hardware = VirtualHardware(log: printOutput)
             let start: VirtualAccelerometer.Start = onDemand ? .onDemand : .atPlug
@@ -81,7 +87,9 @@ extension VirtualSensorCommand {
                 if let chip, let bus {
                     return I2CAccelerometer(chip: chip, location: location, playback: playback, start: start, bus: bus, log: printOutput)
                 }
-                return VirtualAccelerometer(location: location, playback: playback, start: start, log: printOutput)
+                let hub = VirtualAccelerometer(location: location, playback: playback, start: start, log: printOutput)
+                hub.forgetsOnResume = forgetOnResume && location == .display
+                return hub
             }
             if let display { hardware.display = try accelerometer(display, .display, driver) }
             if let base { hardware.base = try accelerometer(base, .base, baseDriver) }
