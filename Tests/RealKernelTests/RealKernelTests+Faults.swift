@@ -172,7 +172,9 @@ extension RealKernelTests {
                 echo "$r $(( (e - s) / 1000000 ))" >> /var/tmp/ctl.txt; sleep 0.5; done'
             """)
         try Self.doctorWhenTrouble("hung")
-        let play = try Guest.play(path, ["--buffered", "--fault", "hang@4+10"])
+        // The play's own connection asks for status 4 times a second: the socket's answer
+        // time, without starting a process.
+        let play = try Guest.play(path, ["--buffered", "--fault", "hang@4+10", "--status-every", "0.25"])
         #expect(play.status == 0, "\(play.stderr)")
         let states = Self.sensorStates(play)
         let stalled = states.first { $0.state == "stalled" }
@@ -194,6 +196,15 @@ extension RealKernelTests {
         // Each answer includes starting the `orientd ctl` process: some 150 ms under TCG.
         #expect(counted.count >= 30 && counted.allSatisfy { $0.status == 0 && $0.ms < 1000 }, "\(answers)")
         #expect(probe.stdout.contains("restarts: 0"), "\(probe.stdout)")
+        let socketAnswers = try #require(
+            play.stderr.split(separator: "\n").first { $0.contains(#""event":"status-answers""#) }.flatMap {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }, "\(play.stderr)")
+        let asked = socketAnswers["asked"] as? Int ?? 0
+        let slowest = socketAnswers["slowest"] as? Double ?? 99
+        #expect(
+            asked >= 100 && socketAnswers["answered"] as? Int == asked && slowest < 0.2,
+            "status asked 4 times a second, each answered within 0.2 s: \(socketAnswers)")
         // While hung, doctor names it as the one problem, and does not wait on its reads.
         let doctor = try Self.doctorFound("hung")
         #expect(
@@ -204,7 +215,8 @@ extension RealKernelTests {
         #expect(doctorMs.map { $0 < 4000 } == true, "doctor took \(doctorMs ?? -1) ms (a read of the hung sensor waits 5 s)")
         print(
             "real kernel, \(Guest.name), hung hub 4–14 s: \(states.map { "\($0.state) \(String(format: "%.2f", $0.time))" }); "
-                + "ctl status \(counted.count) answers, slowest \(counted.map(\.ms).max() ?? -1) ms; doctor \(doctorMs ?? -1) ms")
+                + "ctl status \(counted.count) answers, slowest \(counted.map(\.ms).max() ?? -1) ms; on the socket: \(socketAnswers); "
+                + "doctor \(doctorMs ?? -1) ms")
     }
 
     @Test(

@@ -57,6 +57,12 @@ extension VirtualSensorCommand {
         @Option(help: "Seconds to collect events after the recording ends.")
         var settle = 1.0
 
+        @Option(
+            help: ArgumentHelp(
+                "Ask the daemon for its status every SECONDS on the play's connection; how long each answer took goes to "
+                    + "standard error at the end (a status-answers line).", valueName: "seconds"))
+        var statusEvery: Double?
+
         func validate() throws {
             if let driver, let fault = faults.first(where: { !$0.kind.onRegisters }) {
                 throw ValidationError(
@@ -78,7 +84,7 @@ extension VirtualSensorCommand {
             sensor.armed = false
             let hardware = VirtualHardware(log: printError)
             hardware.display = sensor
-            var session = Session(socket: socket)
+            var session = Session(socket: socket, statusEvery: statusEvery)
             let plugged = Pacer.monotonicNow()
             try sensor.plug()
             defer { hardware.unplugAll() }
@@ -132,6 +138,7 @@ extension VirtualSensorCommand {
             }
             // Live times count from the daemon's clock origin; the recording's from its
             // first sample, which was sent at `started`.
+            if statusEvery != nil { printError(session.statusAnswers) }
             let shift = origin - started + playback.firstTime
             let orientations = session.events.filter { $0.event == "orientation" }
             let firstEvent = orientations.first?.time.map { JSONLineWriter.number(origin + $0) } ?? "null"
@@ -165,8 +172,29 @@ struct Session {
     /// When the daemon first answered on the socket (CLOCK_MONOTONIC).
     private(set) var connectedAt: Double?
     private(set) var events: [EventLine] = []
+    /// How often to ask for `status` once the origin is known, when the asked is measured.
+    let statusEvery: Double?
+    /// When the status asked for last was sent, while its answer is awaited; when the
+    /// last was asked; and how long each answer took, in seconds.
+    private var statusAsked: Double?
+    private var lastAsked = -Double.infinity
+    private var answerTimes: [Double] = []
 
-    init(socket: String) { self.socket = socket }
+    init(socket: String, statusEvery: Double? = nil) {
+        self.socket = socket
+        self.statusEvery = statusEvery
+    }
+
+    /// The `status-answers` line: how many were asked, answered, and how long the
+    /// answers took (median and slowest, in seconds; one still awaited counts as
+    /// unanswered).
+    var statusAnswers: String {
+        let sorted = answerTimes.sorted()
+        let median = sorted.isEmpty ? "null" : JSONLineWriter.number(sorted[sorted.count / 2], decimals: 4)
+        let slowest = sorted.last.map { JSONLineWriter.number($0, decimals: 4) } ?? "null"
+        let asked = answerTimes.count + (statusAsked == nil ? 0 : 1)
+        return #"{"event":"status-answers","asked":\#(asked),"answered":\#(answerTimes.count),"median":\#(median),"slowest":\#(slowest)}"#
+    }
 
     mutating func advance(now: Double) throws(VirtualDeviceError) {
         guard let client else {
@@ -190,7 +218,10 @@ struct Session {
         }
         for bytes in lines {
             guard let line = EventLine(bytes) else { continue }
-            if line.reply == "status" {
+            if line.reply == "status", self.origin != nil, let asked = statusAsked {
+                answerTimes.append(Pacer.monotonicNow() - asked)
+                statusAsked = nil
+            } else if line.reply == "status" {
                 guard let origin = line.origin else {
                     throw VirtualDeviceError("the daemon's status has no clock origin: is it reading a live sensor? \(line.text)")
                 }
@@ -198,6 +229,11 @@ struct Session {
             } else if line.event != nil {
                 events.append(line)
             }
+        }
+        if let every = statusEvery, origin != nil, statusAsked == nil, now - lastAsked >= every {
+            do { try client.send("status") } catch { throw VirtualDeviceError("asking \(socket) for its status: \(error)") }
+            statusAsked = Pacer.monotonicNow()
+            lastAsked = now
         }
     }
 
