@@ -56,7 +56,7 @@ public struct FrozenReadings: Sendable {
         case .began(let a, let since, let count):
             let values = [a.x, a.y, a.z].map { JSONLineWriter.number($0, decimals: 3) }.joined(separator: ", ")
             return "\(device): its values are not updating: every reading since \(JSONLineWriter.number(since, decimals: 1)) s "
-                + "(\(count) of them) has been (\(values)) m/s² to the last bit, where a real sensor's move with noise (a chip "
+                + "(\(count) of them) has been (\(values)) m/s² to the last bit, where a real sensor's values move with noise (a chip "
                 + "that lost its settings or power, a hub repeating one value); no turn can be seen until they change"
         case .ended(_, let lasting):
             return "\(device): its values change again, after \(JSONLineWriter.number(lasting, decimals: 1)) s of one reading"

@@ -52,7 +52,7 @@ public enum DaemonCheck {
                     + "sampling frequency waits on the driver's time-outs: orientd waits for it, reads on the moment it sends, "
                     + "and writes its rate again after 10 s, then every minute at most"
             case "frozen":
-                "the values of \(trouble.device) have not changed for \(silent) s, to the last bit, where a real sensor's move "
+                "the values of \(trouble.device) have not changed for \(silent) s, to the last bit, where a real sensor's values move "
                     + "with noise: its chip lost its settings or power, or its hub repeats one value; no turn can be seen "
                     + "until they change, and orientd says so in the journal when they do"
             default:
