@@ -239,12 +239,7 @@ struct ReadLoop {
             emit(.lost(device: id, reason: unreadable))
             return true
         }
-        // While a dead buffer is given up: its episode, carried on by each try of it,
-        // whether the sensor is read polled meanwhile (said once an episode), and how long
-        // to wait on the next try before the usual grace (a sensor whose reads failed too).
-        var given: BufferSilence?
-        var polledInstead = false
-        var patience = 0.0
+        var given: GivenUpBuffer?
         while true {
             if reading == nil {
                 emit(.idle(device: id))
@@ -263,21 +258,20 @@ struct ReadLoop {
                 switch reading {
                 case .buffered(let scans):
                     readBuffered(
-                        scans, info: info, polledInstead: polledInstead,
+                        scans, info: info, polledInstead: given?.polledInstead ?? false,
                         retrying: given.map {
-                            BufferSilence(retrying: $0.lastScan, givenUp: $0.givenUp, now: ReadLoop.monotonic(), waiting: patience)
+                            BufferSilence(
+                                retrying: $0.episode.lastScan, givenUp: $0.episode.givenUp, now: ReadLoop.monotonic(),
+                                waiting: $0.patience)
                         })
                 case .polled(let axes):
                     readPolled(
                         axes, device: device, info: info,
-                        until: given.map { ReadLoop.monotonic() + BufferSilence.retryDelay(givenUp: $0.givenUp) })
+                        until: given.map { ReadLoop.monotonic() + BufferSilence.retryDelay(givenUp: $0.episode.givenUp) })
                 case nil: .paused
                 }
-            patience = 0
-            if !end.continuesSilence {
-                given = nil
-                polledInstead = false
-            }
+            given?.patience = 0
+            if !end.continuesSilence { given = nil }
             switch end {
             case .stopped: return true
             case .lost(let reason):
@@ -296,11 +290,11 @@ struct ReadLoop {
                 // its input reports, iio-sensor-proxy#212): read them polled meanwhile. The
                 // buffer is let go first, as most drivers refuse raw reads while it is on.
                 reading = nil
-                given = episode
+                given = GivenUpBuffer(episode: episode, polledInstead: given?.polledInstead ?? false)
                 let axes = PolledAxes.open(device, syspath: syspath)
                 if let axes, case .success = axes.read() {
-                    if !polledInstead {
-                        polledInstead = true
+                    if given?.polledInstead == false {
+                        given?.polledInstead = true
                         let seconds = JSONLineWriter.number(ReadLoop.monotonic() - episode.lastScan, decimals: 1)
                         emit(
                             .warning(
@@ -313,7 +307,7 @@ struct ReadLoop {
                     // Nothing answers: wait on a new buffer, still stalled, as long as
                     // polled reading would have lasted before the next look.
                     axes?.close()
-                    patience = BufferSilence.retryDelay(givenUp: episode.givenUp)
+                    given?.patience = BufferSilence.retryDelay(givenUp: episode.givenUp)
                     reading = startReading(device, info: &info, syspath: syspath)
                 }
             case .retryBuffer:
@@ -325,6 +319,16 @@ struct ReadLoop {
                 return true
             }
         }
+    }
+
+    /// A dead buffer given up, while it stays so: its episode, carried on by each try of
+    /// the buffer; whether the sensor is read polled meanwhile (said once an episode); and
+    /// how long to wait on the next try before the usual grace (a sensor whose reads
+    /// failed too).
+    private struct GivenUpBuffer {
+        var episode: BufferSilence
+        var polledInstead: Bool
+        var patience = 0.0
     }
 
     /// Makes what reads the sensor: its buffer, or (without one, or when it cannot be
