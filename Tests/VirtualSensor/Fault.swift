@@ -26,9 +26,10 @@ struct Fault: ExpressibleByArgument, Equatable {
         /// bit (a chip's registers that nothing fills any more, a hub repeating itself).
         case freeze
 
-        /// What an I2C chip on i2c-stub can do: its registers can hold anything, but it
-        /// has no reports to stop and no requests to leave unanswered.
-        var onRegisters: Bool { [.zeros, .garbage, .freeze].contains(self) }
+        /// What an I2C chip on i2c-stub can do: its registers can hold anything and it can
+        /// be deleted and instantiated again, but it has no reports to stop and no
+        /// requests to leave unanswered.
+        var onRegisters: Bool { [.zeros, .garbage, .freeze, .replug].contains(self) }
     }
 
     let kind: Kind

@@ -20,6 +20,8 @@ final class I2CAccelerometer: PlayedAccelerometer {
     private(set) var playback: Playback
     private let startPolicy: VirtualAccelerometer.Start
     private let faults: [Fault]
+    /// Deleted by a `replug` fault, to be instantiated again when it ends.
+    private var replugging = false
     var armed = true
     private let bus: I2CStubBus
     private var plugged = false
@@ -106,6 +108,15 @@ final class I2CAccelerometer: PlayedAccelerometer {
     }
 
     func tick(now: Double) throws(VirtualDeviceError) -> Double? {
+        let replug = playback.hasStarted && faults.contains { $0.kind == .replug && $0.isOn(at: playback.recordingTime(at: now)) }
+        if replug && plugged {
+            unplug()
+            replugging = true
+        } else if !replug && replugging {
+            replugging = false
+            try plug()
+        }
+        if replugging { return now + 0.05 }
         guard plugged else { return nil }
         let changed = try readConfiguration(now: now)
         guard playback.hasStarted else {

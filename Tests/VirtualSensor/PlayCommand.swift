@@ -44,7 +44,7 @@ extension VirtualSensorCommand {
                     + "zero; garbage: every reading ±32767 counts; replug: the hub goes away and comes back as a new "
                     + "device; forget: the hub loses its settings (power, reporting, interval); hang: the hub answers "
                     + "nothing, reports or requests; freeze: every reading the one due at START, to the last bit. "
-                    + "With --driver (a register file): zeros, garbage and freeze.",
+                    + "With --driver (a register file): zeros, garbage, freeze and replug.",
                 valueName: "kind@start+seconds"))
         var faults: [Fault] = []
 
@@ -67,7 +67,8 @@ extension VirtualSensorCommand {
             if let driver, let fault = faults.first(where: { !$0.kind.onRegisters }) {
                 throw ValidationError(
                     "--fault \(fault.kind.rawValue) is the HID hub's: \(driver.name) on i2c-stub is a register file, which can "
-                        + "hold zeros, garbage or a frozen reading, but has no reports to stop or requests to leave unanswered")
+                        + "hold zeros, garbage or a frozen reading and be replugged, but has no reports to stop or requests to "
+                        + "leave unanswered")
             }
         }
 
