@@ -5,6 +5,12 @@ import PackageDescription
 // thin adapters around it, and a thin executable that wires them.
 // Benchmarks live in their own package under Benchmarks/ so that packagers and CI's
 // test build do not compile the benchmark harness and its dependencies.
+
+// Modules off the per-sample path of `replay` and `evaluate` (the simulator, the client,
+// the live sensors' adapters, read at 50 Hz at most) are optimised for size in release
+// builds: the installed binary's target is 16 MB (issue 37, docs/development.md "Size").
+let optimisedForSize: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
+
 let package = Package(
     name: "orientd",
     products: [
@@ -24,7 +30,7 @@ let package = Package(
         // Types, mount matrix, classifier, lock policy, recording codec, event encoding.
         .target(name: "OrientdCore"),
         // The physical model that synthesises labelled recordings.
-        .target(name: "OrientdSimulation", dependencies: ["OrientdCore"]),
+        .target(name: "OrientdSimulation", dependencies: ["OrientdCore"], swiftSettings: optimisedForSize),
         // Adapters: files and standard streams, pacing, threads and their wake-ups.
         .target(
             name: "OrientdIO",
@@ -40,7 +46,8 @@ let package = Package(
             dependencies: [
                 "OrientdCore", "OrientdIO",
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]),
+            ],
+            swiftSettings: optimisedForSize),
         // The C libraries for live sensors, through pkg-config.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
@@ -52,7 +59,8 @@ let package = Package(
             dependencies: [
                 "OrientdCore", "OrientdIO", "CIIO", "CUdev", "CEvdev",
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]),
+            ],
+            swiftSettings: optimisedForSize),
         // signalfd, eventfd, pidfd and posix_spawn, which Swift's Glibc module lacks.
         .systemLibrary(name: "CLinux"),
         // The daemon around the pipeline: the control loop, the socket and its clients,
