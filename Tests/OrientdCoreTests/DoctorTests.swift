@@ -147,6 +147,9 @@ struct DoctorTests {
         #expect(answersNothing.filter { $0.verdict == .problem }.map(\.check) == ["sensor"], "the one problem")
         #expect(answersNothing[0].detail.hasPrefix("iio:device0 answers nothing (hung): its buffer has sent nothing for 5 s"))
         #expect(answersNothing[0].detail.contains("reads on the moment it sends"), "\(answersNothing[0])")
+        #expect(DaemonCheck.readingsNotJudged(hung.sensorTrouble, device: "iio:device0")?.detail.contains("hung") == true)
+        #expect(DaemonCheck.readingsNotJudged(hung.sensorTrouble, device: "iio:device1") == nil, "another sensor is read")
+        #expect(DaemonCheck.readingsNotJudged(polled.sensorTrouble, device: "iio:device0") == nil, "polled reads answer")
     }
 
     @Test("a status reply as the daemon writes it decodes, dashes and all")

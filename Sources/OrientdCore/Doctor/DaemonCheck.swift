@@ -40,6 +40,20 @@ public enum DaemonCheck {
         return findings
     }
 
+    /// Doctor's own readings of `device` are not judged when the daemon's trouble says
+    /// they cannot be: a hung sensor's reads each wait out the driver's time-out and give
+    /// 0, a frozen one's are the frozen value. The note said instead; nil: read it.
+    public static func readingsNotJudged(_ trouble: DaemonStatus.Trouble?, device: String) -> DoctorFinding? {
+        guard let trouble, trouble.device == device else { return nil }
+        let why: String
+        switch trouble.state {
+        case "hung": why = "\(device) hung (below), and each read would wait on its driver's time-out"
+        case "frozen": why = "the values of \(device) frozen (below)"
+        default: return nil
+        }
+        return DoctorFinding("readings", .note, "not judged: the daemon finds \(why)")
+    }
+
     static func sensor(_ trouble: DaemonStatus.Trouble) -> DoctorFinding {
         let silent = JSONLineWriter.number(trouble.silent, decimals: 0)
         let what =

@@ -57,11 +57,10 @@ struct Doctor: ParsableCommand {
         }
         let settings = DoctorProbes.configuration(config)
         say(settings.finding)
-        // Asked first: a sensor the daemon finds hung is not read here, as each read would
-        // wait on the driver's time-out (5 s on a HID hub) and give nothing; nor one whose
-        // values it finds frozen, which the daemon's finding says.
+        // Asked first: a sensor the daemon finds hung or frozen is not read here
+        // (DaemonCheck.readingsNotJudged).
         let status = DoctorProbes.status(socket: socket ?? ControlSocket.clientDefault)
-        let trouble = (try? status.get())?.sensorTrouble.flatMap { ["hung", "frozen"].contains($0.state) ? $0 : nil }
+        let trouble = (try? status.get())?.sensorTrouble
         let sensor = sensorFindings(
             device: device ?? settings.value("device"), configuredMatrix: settings.value("mount-matrix"), trouble: trouble)
         sensor.forEach(say)
@@ -108,12 +107,8 @@ struct Doctor: ParsableCommand {
         }
         var findings = [DoctorProbes.access(chosen)]
         let base = SensorChoice.chooseBase(from: found, candidate: \.candidate)
-        if let trouble, trouble.device == chosen.candidate.id {
-            let why =
-                trouble.state == "hung"
-                ? "\(trouble.device) hung (below), and each read would wait on its driver's time-out"
-                : "the values of \(trouble.device) frozen (below)"
-            findings.append(DoctorFinding("readings", .note, "not judged: the daemon finds \(why)"))
+        if let note = DaemonCheck.readingsNotJudged(trouble, device: chosen.candidate.id) {
+            findings.append(note)
             findings.append(DoctorProbes.convertible(display: chosen, base: base))
             return findings
         }
