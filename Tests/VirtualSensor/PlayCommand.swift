@@ -139,7 +139,7 @@ extension VirtualSensorCommand {
             }
             // Live times count from the daemon's clock origin; the recording's from its
             // first sample, which was sent at `started`.
-            if statusEvery != nil { printError(session.statusAnswers) }
+            if statusEvery != nil { printError(session.statusAnswers(at: Pacer.monotonicNow())) }
             let shift = origin - started + playback.firstTime
             let orientations = session.events.filter { $0.event == "orientation" }
             let firstEvent = orientations.first?.time.map { JSONLineWriter.number(origin + $0) } ?? "null"
@@ -186,14 +186,14 @@ struct Session {
         self.statusEvery = statusEvery
     }
 
-    /// The `status-answers` line: how many were asked, answered, and how long the
-    /// answers took (median and slowest, in seconds; one still awaited counts as
-    /// unanswered).
-    var statusAnswers: String {
+    /// The `status-answers` line at `now`: how many were asked, answered, and how long
+    /// the answers took (median and slowest, in seconds). One still awaited counts as
+    /// unanswered once it has waited 0.2 s; one asked just before the end does not count.
+    func statusAnswers(at now: Double) -> String {
         let sorted = answerTimes.sorted()
         let median = sorted.isEmpty ? "null" : JSONLineWriter.number(sorted[sorted.count / 2], decimals: 4)
         let slowest = sorted.last.map { JSONLineWriter.number($0, decimals: 4) } ?? "null"
-        let asked = answerTimes.count + (statusAsked == nil ? 0 : 1)
+        let asked = answerTimes.count + (statusAsked.map { now - $0 >= 0.2 ? 1 : 0 } ?? 0)
         return #"{"event":"status-answers","asked":\#(asked),"answered":\#(answerTimes.count),"median":\#(median),"slowest":\#(slowest)}"#
     }
 
