@@ -60,6 +60,31 @@ struct PackageSizeTests {
             "the debug symbols' package gave \(figures.symbols.count) symbols: the ICU check above read nothing")
     }
 
+    /// The kernel maps a program's code 64 KiB around each page a fault first touches, so
+    /// the daemon's resident code is the number of such windows its functions lie in:
+    /// make package lays the functions scripts/lib/link-order lists out together.
+    @Test("the functions `orientd run` runs lie together, in few of the kernel's 64 KiB fault-around windows")
+    func daemonCodeTogether() throws {
+        let package = try PackageBuild.built()
+        let targets = try SizeTargets.read()
+        defer { try? FileManager.default.removeItem(atPath: package.work) }
+        let figures = try PackageFigures(of: package.deb, unpackingInto: package.work)
+        let listPath = "\(PackageBuild.repository)/scripts/lib/link-order"
+        let listed = try String(contentsOfFile: listPath, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") && !$0.isEmpty }.map(String.init)
+        let addresses = listed.compactMap { figures.functions[$0] }
+        let windows = Set(addresses.map { $0 >> 16 })
+        print("package: the \(addresses.count) of \(listed.count) listed functions in the binary lie in \(windows.count) windows of 64 KiB")
+        #expect(
+            addresses.count * 10 >= listed.count * 9,
+            "only \(addresses.count) of the \(listed.count) functions \(listPath) lists are in the binary: run scripts/link-order again (docs/development.md, \"Memory\")"
+        )
+        #expect(
+            windows.count <= targets.daemonCodeWindows,
+            "the functions `orientd run` runs lie in \(windows.count) windows of 64 KiB (\(windows.count * 64) KiB resident when each is touched), over the limit of \(targets.daemonCodeWindows): is make package's --section-ordering-file (or lld's --symbol-ordering-file) still given?"
+        )
+    }
+
     private func megabytes(_ bytes: Int) -> String {
         String(format: "%.2f MB (%d bytes)", Double(bytes) / 1e6, bytes)
     }
@@ -108,6 +133,7 @@ struct SizeTargets {
     var debLimit: Int
     var binaryLimit: Int
     var allowedLibraries: Set<String>
+    var daemonCodeWindows: Int
 
     static func read() throws -> SizeTargets {
         let path = "\(PackageBuild.repository)/scripts/lib/size-targets"
@@ -120,8 +146,11 @@ struct SizeTargets {
         let deb = try #require(values["DEB_LIMIT_BYTES"].flatMap { Int($0) }, "no DEB_LIMIT_BYTES in \(path)")
         let binary = try #require(values["BINARY_LIMIT_BYTES"].flatMap { Int($0) }, "no BINARY_LIMIT_BYTES in \(path)")
         let allowed = try #require(values["ALLOWED_LIBRARIES"], "no ALLOWED_LIBRARIES in \(path)")
+        let windows = try #require(
+            values["DAEMON_CODE_WINDOWS"].flatMap { Int($0) }, "no DAEMON_CODE_WINDOWS in \(path)")
         return SizeTargets(
-            debLimit: deb, binaryLimit: binary, allowedLibraries: Set(allowed.split(separator: " ").map(String.init)))
+            debLimit: deb, binaryLimit: binary, allowedLibraries: Set(allowed.split(separator: " ").map(String.init)),
+            daemonCodeWindows: windows)
     }
 }
 
@@ -134,6 +163,8 @@ struct PackageFigures {
     var needed: [String]
     var icuDataMarks: Int
     var symbols: [String]
+    /// Each function's address, by its symbol (the first, where one has two).
+    var functions: [String: UInt64]
 
     init(of deb: String, unpackingInto work: String) throws {
         let attributes = try FileManager.default.attributesOfItem(atPath: deb)
@@ -168,9 +199,16 @@ struct PackageFigures {
         let debug = "\(work)/dbgsym/usr/lib/debug/.build-id/\(buildID.prefix(2))/\(buildID.dropFirst(2)).debug"
         let table = try OrientdProcess.runShell(["readelf", "-sW", debug])
         try #require(table.status == 0, "readelf -s \(debug) failed: \(table.stderr)")
-        symbols = table.lines.compactMap { line in
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            return fields.count >= 8 && fields[0].hasSuffix(":") ? String(fields[7]) : nil
+        // readelf -s: "Num: Value Size Type Bind Vis Ndx Name".
+        let rows = table.lines.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+            .filter { $0.count >= 8 && $0[0].hasSuffix(":") }
+        symbols = rows.map { String($0[7]) }
+        var functions: [String: UInt64] = [:]
+        for row in rows where row[3] == "FUNC" {
+            if let address = UInt64(row[1], radix: 16), functions[String(row[7])] == nil {
+                functions[String(row[7])] = address
+            }
         }
+        self.functions = functions
     }
 }
