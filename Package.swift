@@ -61,7 +61,7 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: optimisedForSize),
-        // signalfd, eventfd, pidfd and posix_spawn, which Swift's Glibc module lacks.
+        // signalfd, eventfd, pidfd, posix_spawn and mallopt, which Swift's Glibc module lacks.
         .systemLibrary(name: "CLinux"),
         // The daemon around the pipeline: the control loop, the socket and its clients,
         // hooks, signals, the persisted lock, and the sources it runs (sensor, recording).

@@ -1,5 +1,6 @@
 // Linux interfaces that Swift's Glibc module does not export: signalfd, eventfd and
-// pidfd let the daemon wait for signals, wake-ups and child exits in one poll(2).
+// pidfd let the daemon wait for signals, wake-ups and child exits in one poll(2);
+// mallopt and malloc_trim keep its heap small.
 #include <sys/signalfd.h>
 #include <sys/eventfd.h>
 #include <sys/pidfd.h>
@@ -7,3 +8,4 @@
 #include <sys/un.h>
 #include <spawn.h>
 #include <grp.h>
+#include <malloc.h>

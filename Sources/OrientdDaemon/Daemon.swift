@@ -43,6 +43,8 @@ public final class Daemon {
     private var demand: ReadingDemand?
     /// Tells a source that reads on demand whether to read.
     private var sourceSetReading: ((Bool) -> Void)?
+    /// Whether the memory the start freed has been given back (`ProcessSetup`).
+    private var startFreed = false
 
     /// Sets up what must exist before any thread starts (`ProcessSetup`). Throws a
     /// message for what cannot be made, the control socket among them.
@@ -254,6 +256,10 @@ public final class Daemon {
             case .orientation(let event):
                 broadcast(event.jsonLine)
                 notifications.orientationChanged()
+                if !startFreed {
+                    startFreed = true
+                    process.returnFreedMemory()
+                }
                 if event.screenChanged { hooks.schedule(event, now: Pacer.monotonicNow()) }
             case .lock(let event): broadcast(event.jsonLine)
             case .request(let event): broadcast(event.jsonLine)

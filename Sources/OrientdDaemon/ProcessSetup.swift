@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import OrientdIO
 
@@ -6,7 +7,10 @@ import OrientdIO
 ///   inherit the mask, so this comes first;
 /// - SIGPIPE ignored: a reader that leaves is an EPIPE to handle, not the end of the daemon;
 /// - the descriptor limit raised to its maximum: each client holds one;
-/// - the control socket, made under a tightened umask, which is process-wide.
+/// - the control socket, made under a tightened umask, which is process-wide;
+/// - one malloc arena for all threads: glibc gives each thread that allocates an arena of
+///   its own, and the daemon's three cost 164 KiB of touched memory for a few small
+///   allocations a second (issue 37, docs/development.md "Memory").
 struct ProcessSetup: ~Copyable {
     let signals: SignalDescriptor
     let listener: UnixListener?
@@ -20,6 +24,7 @@ struct ProcessSetup: ~Copyable {
             throw Daemon.DaemonError(status: .systemError, message: "cannot set up the control loop: signals: \(error)")
         }
         signal(SIGPIPE, SIG_IGN)
+        mallopt(M_ARENA_MAX, 1)
         Self.raiseDescriptorLimit()
         var listener: UnixListener?
         if let path = configuration.socketPath {
@@ -31,6 +36,12 @@ struct ProcessSetup: ~Copyable {
         }
         self.signals = signals
         self.listener = listener
+    }
+
+    /// Gives back to the kernel what the start allocated and freed (the command line's
+    /// parsing, discovery, the sensor's set-up): once, when the first orientation is out.
+    func returnFreedMemory() {
+        malloc_trim(0)
     }
 
     private static func raiseDescriptorLimit() {
