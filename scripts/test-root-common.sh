@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # test-root-common.sh: a Debian root for the checks that need a real systemd as PID 1
 # (check-systemd-boot, check-deb): Debian 12, or the release TEST_ROOT_DIST names
 # (trixie for check-deb --dist trixie), for amd64, or the architecture TEST_ROOT_ARCH
@@ -18,7 +19,7 @@ test_root_me=${0##*/}
 # Prints the cached root's directory, built first if it is not there. Packages given as
 # arguments are added to TEST_ROOT_PACKAGES, in a root of their own.
 test_root_base() {
-    local packages=$TEST_ROOT_PACKAGES p base arch= test_root_lock
+    local packages=$TEST_ROOT_PACKAGES p base arch='' test_root_lock
     for p in "$@"; do packages+=",$p"; done
     # The architecture is in the name only when it is not amd64: amd64 roots keep theirs.
     [ "$TEST_ROOT_ARCH" = amd64 ] || arch="$TEST_ROOT_ARCH-"

@@ -5,8 +5,15 @@ set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${1:-/tmp/umockdev-helpers}
 mkdir -p "$OUT"
-cc -Wall -O1 -o "$OUT/udev-probe"     "$HERE/udev-probe.c"     $(pkg-config --cflags --libs libudev)
-cc -Wall -O1 -o "$OUT/hotplug-test"   "$HERE/hotplug-test.c"   $(pkg-config --cflags --libs libudev umockdev-1.0) -lpthread
-cc -Wall -O1 -o "$OUT/iio-decode"     "$HERE/iio-decode.c"     $(pkg-config --cflags --libs libiio)
-cc -Wall -O1 -o "$OUT/iio-attr-probe" "$HERE/iio-attr-probe.c" $(pkg-config --cflags --libs libiio)
+# pkg-config's flags are words to split: none of them holds a blank.
+udev=$(pkg-config --cflags --libs libudev)
+umockdev=$(pkg-config --cflags --libs libudev umockdev-1.0)
+iio=$(pkg-config --cflags --libs libiio)
+# shellcheck disable=SC2086
+{
+    cc -Wall -O1 -o "$OUT/udev-probe"     "$HERE/udev-probe.c"     $udev
+    cc -Wall -O1 -o "$OUT/hotplug-test"   "$HERE/hotplug-test.c"   $umockdev -lpthread
+    cc -Wall -O1 -o "$OUT/iio-decode"     "$HERE/iio-decode.c"     $iio
+    cc -Wall -O1 -o "$OUT/iio-attr-probe" "$HERE/iio-attr-probe.c" $iio
+}
 echo "built: $(ls "$OUT" | tr '\n' ' ')"

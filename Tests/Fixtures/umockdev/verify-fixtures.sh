@@ -5,7 +5,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BIN=$(mktemp -d /tmp/umockdev-verify.XXXXXX)
 trap 'rm -rf "$BIN"' EXIT
-cd "$HERE"
+cd "$HERE" || exit 1
 "$HERE/build-helpers.sh" "$BIN" >/dev/null || exit 1
 run() { echo "\$ $*"; "$@" 2>&1; echo "[rc=$?]"; }
 hex() { od -An -tx1 -v -w"$1" "$2"; }
