@@ -62,14 +62,15 @@ RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 MAN_BUILD = $(PACKAGE_DIR)/man
 DEB_DIR = $(PACKAGE_DIR)/deb
 
-.PHONY: all demo test build release benchmark benchmark-size benchmark-live benchmark-kernel benchmark-subscribers fuzz recordings dependencies clean help \
+.PHONY: all demo test test-all build release benchmark benchmark-size benchmark-live benchmark-kernel benchmark-subscribers fuzz recordings dependencies clean help \
 	package package-flags install uninstall check-systemd soak format man deb check-deb vm-tools
 
 all: build
 
 help:
 	@echo "make demo        read the accelerometer, or without one replay a bundled recording (JSON events on stdout)"
-	@echo "make test        build with warnings as errors and run every test"
+	@echo "make test        build with warnings as errors and run the fast tier of the tests"
+	@echo "make test-all    every tier, the real counterparts too (as CI: scripts/test --all)"
 	@echo "make benchmark   print classifier and replay costs (see Benchmarks/)"
 	@echo "make benchmark-size  the .deb, its installed binary and libraries against their targets, and where the bytes go"
 	@echo "make benchmark-subscribers  print the delay from a sample to the 256th socket subscriber"
@@ -107,6 +108,9 @@ demo:
 
 test:
 	@scripts/test
+
+test-all:
+	@scripts/test --all
 
 # The replay is timed on the package's binary: issue 37's target is for what ships.
 benchmark: package

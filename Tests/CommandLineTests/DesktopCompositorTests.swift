@@ -126,7 +126,7 @@ final class HeadlessDesktop {
         ).status) == 0
     static let skipReason = counterpart.skipReason(
         suite: "DesktopCompositorTests (the GNOME and KDE rotation scripts against a real mutter and kwin)",
-        why: "scripts/install-dependencies --tests (make test) installs them.")
+        why: "scripts/test --all installs them and asks for this tier.")
 
     /// One output as the compositor reports it: quarter turns counter-clockwise (the
     /// Wayland protocol's transform / 90) and its place and size in the layout.

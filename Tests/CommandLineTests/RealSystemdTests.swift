@@ -32,7 +32,7 @@ enum RealSystemd {
     static let skipReason = counterpart.skipReason(
         suite: "RealSystemdTests (the unit under a real systemd as PID 1)",
         why: """
-            It boots a container, so it needs root; scripts/install-dependencies
-            --tests (make test) installs the programs.
+            It boots a container, so it needs root; scripts/test --all installs
+            the programs and asks for this tier.
             """)
 }

@@ -61,24 +61,11 @@ struct RealX11Tests {
 
 /// An Xvfb on a free display, ended with the test.
 final class RealXServer {
-    static let programs = ["Xvfb", "xrandr", "xinput"]
-    static let missing = programs.filter { name in
-        !["/usr/bin", "/bin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
-    }
-    static let skipReason: String = {
-        guard !missing.isEmpty else { return "" }
-        let message = """
-
-            ************************************************************************
-            SKIPPED: RealX11Tests (the X11 rotation script against a real X server):
-            not installed: \(missing.joined(separator: ", ")).
-            scripts/install-dependencies --tests (make test) installs them.
-            ************************************************************************
-
-            """
-        FileHandle.standardError.write(Data(message.utf8))
-        return "not installed: \(missing.joined(separator: ", "))"
-    }()
+    static let counterpart = MissingCounterpart(programs: ["Xvfb", "xrandr", "xinput"], needsRoot: false)
+    static var missing: [String] { counterpart.missing }
+    static let skipReason = counterpart.skipReason(
+        suite: "RealX11Tests (the X11 rotation script against a real X server)",
+        why: "scripts/test --all installs them and asks for this tier.")
 
     let display: String
     private let number: Int

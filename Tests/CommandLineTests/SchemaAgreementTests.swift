@@ -10,7 +10,7 @@ enum PythonJSONSchema {
         return MissingCounterpart(missing: probe?.status == 0 ? [] : ["python3-jsonschema (\(python) -c 'import jsonschema' failed)"])
             .skipReason(
                 suite: "SchemaAgreementTests (docs/events.schema.json under Python's jsonschema)",
-                why: "scripts/install-dependencies --tests (make test) installs it.")
+                why: "scripts/install-dependencies --unit (scripts/test) installs it.")
     }()
 }
 

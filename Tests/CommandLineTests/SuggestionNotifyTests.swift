@@ -92,7 +92,7 @@ final class NotificationSession {
         needsRoot: false)
     static let skipReason = counterpart.skipReason(
         suite: "SuggestionNotifyTests (the suggestion's notification against a real mako)",
-        why: "scripts/install-dependencies --tests (make test) installs them.")
+        why: "scripts/test --all installs them and asks for this tier.")
 
     struct Notification: CustomStringConvertible {
         var id: Int

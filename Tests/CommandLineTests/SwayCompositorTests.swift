@@ -158,24 +158,12 @@ final class ScriptProcess {
 /// A headless sway (the "monitor") with a second sway nested in it, showing the marker
 /// picture as its background; the inner one is the compositor under test.
 final class NestedSway {
-    static let programs = ["sway", "grim", "swaybg", "wlr-randr", "setpriv", "jq"]
-    static let missing = programs.filter { name in
-        !["/usr/bin", "/bin", "/usr/sbin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
-    }
-    static let skipReason: String = {
-        guard !missing.isEmpty else { return "" }
-        let message = """
-
-            ************************************************************************
-            SKIPPED: SwayCompositorTests (the rotation scripts against a real sway):
-            not installed: \(missing.joined(separator: ", ")).
-            scripts/install-dependencies --tests (make test) installs them.
-            ************************************************************************
-
-            """
-        FileHandle.standardError.write(Data(message.utf8))
-        return "not installed: \(missing.joined(separator: ", "))"
-    }()
+    static let counterpart = MissingCounterpart(
+        programs: ["sway", "grim", "swaybg", "wlr-randr", "setpriv", "jq"], needsRoot: false)
+    static var missing: [String] { counterpart.missing }
+    static let skipReason = counterpart.skipReason(
+        suite: "SwayCompositorTests (the rotation scripts against a real sway)",
+        why: "scripts/test --all installs them and asks for this tier.")
 
     let runtime: URL
     private let children = ChildProcesses()

@@ -102,7 +102,7 @@ enum PackageBuild {
         suite: "PackageSizeTests (the .deb and its binary against issue 37's size targets)",
         why: """
             It builds the package with make deb;
-            scripts/install-dependencies --deb (scripts/test) installs what that needs.
+            scripts/test --all installs what that needs and asks for this tier.
             """)
 
     struct Built {

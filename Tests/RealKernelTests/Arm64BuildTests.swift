@@ -88,6 +88,6 @@ enum Arm64Build {
         suite: "Arm64BuildTests (orientd built for Debian 13 arm64, run under qemu-user)",
         why: """
             It builds in Debian roots made with mmdebstrap, so it needs root;
-            scripts/install-dependencies --tests (scripts/test) installs the rest.
+            scripts/test --all installs the rest and asks for this tier.
             """)
 }

@@ -47,7 +47,7 @@ enum Guest {
         suite: "RealKernelTests (orientd on a real Linux kernel under qemu)",
         why: """
             It builds and boots a \(name) guest, so it needs root;
-            scripts/install-dependencies --tests (scripts/test) installs the rest.
+            scripts/test --all installs the rest and asks for this tier.
             """)
 
     /// Boots the guest once (building what it needs on first use: the .deb, the tool,

@@ -1,16 +1,19 @@
 import Foundation
 
-/// What a suite that runs a real counterpart (a booted systemd, a qemu guest) lacks on
-/// this machine, and the loud message that says so when the suite is skipped.
+/// What a suite that runs a real counterpart (a booted systemd, a qemu guest, a
+/// compositor) lacks on this machine, and the loud message that says so when the suite is
+/// skipped. Such a suite runs only in the tier that asks for them (`TestTier`).
 public struct MissingCounterpart: Sendable {
     public let missing: [String]
 
-    /// `programs` looked for in the system's directories, and root when `needsRoot`.
+    /// `programs` looked for in the system's directories, root when `needsRoot`, and the
+    /// real-counterpart tier.
     public init(programs: [String], needsRoot: Bool) {
         var missing = programs.filter { name in
             !["/usr/bin", "/bin", "/usr/sbin", "/sbin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
         }
         if needsRoot && getuid() != 0 { missing.append("root") }
+        if !TestTier.realCounterparts { missing.insert(TestTier.notAskedFor, at: 0) }
         self.missing = missing
     }
 
