@@ -13,10 +13,7 @@ import Testing
 struct PackageSizeTests {
     @Test("the .deb, its installed binary and the libraries it links stay within issue 37's targets")
     func packageWithinTargets() throws {
-        let package = try PackageBuild.built()
-        let targets = try SizeTargets.read()
-        defer { try? FileManager.default.removeItem(atPath: package.work) }
-        let figures = try PackageFigures(of: package.deb, unpackingInto: package.work)
+        let (package, targets, figures) = try PackageBuild.measured()
         // The breakdown by part, for the messages: run only when one is shown (an
         // expectation's message is evaluated when it fails), and shown once.
         var breakdownShown = false
@@ -65,10 +62,7 @@ struct PackageSizeTests {
     /// make package lays the functions scripts/lib/link-order lists out together.
     @Test("the functions `orientd run` runs lie together, in few of the kernel's 64 KiB fault-around windows")
     func daemonCodeTogether() throws {
-        let package = try PackageBuild.built()
-        let targets = try SizeTargets.read()
-        defer { try? FileManager.default.removeItem(atPath: package.work) }
-        let figures = try PackageFigures(of: package.deb, unpackingInto: package.work)
+        let (_, targets, figures) = try PackageBuild.measured()
         let listPath = "\(PackageBuild.repository)/scripts/lib/link-order"
         let listed = try String(contentsOfFile: listPath, encoding: .utf8).split(separator: "\n")
             .filter { !$0.hasPrefix("#") && !$0.isEmpty }.map(String.init)
@@ -108,6 +102,14 @@ enum PackageBuild {
     struct Built {
         var deb: String
         var work: String
+    }
+
+    /// The package built (`built()`), the targets, and its figures, read from a copy
+    /// unpacked for the purpose and removed again.
+    static func measured() throws -> (Built, SizeTargets, PackageFigures) {
+        let package = try built()
+        defer { try? FileManager.default.removeItem(atPath: package.work) }
+        return (package, try SizeTargets.read(), try PackageFigures(of: package.deb, unpackingInto: package.work))
     }
 
     /// Builds the package from this checkout (make package is a no-op when the release
