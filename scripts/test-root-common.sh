@@ -24,13 +24,14 @@ test_root_base() {
     # The architecture is in the name only when it is not amd64: amd64 roots keep theirs.
     [ "$TEST_ROOT_ARCH" = amd64 ] || arch="$TEST_ROOT_ARCH-"
     base="$TEST_ROOT_CACHE/$TEST_ROOT_DIST-$arch$(printf %s "$packages" | sha256sum | cut -c1-12)"
-    # Two checks that need the same root at once wait for each other, not race.
+    # Two checks that need the same root at once wait for each other, not race. The
+    # lock lives in the cache, which a fresh machine does not have yet.
+    mkdir -p "$TEST_ROOT_CACHE"
     exec {test_root_lock}>"$base.lock"
     flock "$test_root_lock"
     if [ ! -e "$base/.complete" ]; then
         echo "== building the $TEST_ROOT_DIST $TEST_ROOT_ARCH root (once; cached in $base)" >&2
         rm -rf "$base.tmp"
-        mkdir -p "$TEST_ROOT_CACHE"
         if ! debootstrap --variant=minbase --arch="$TEST_ROOT_ARCH" --include="$packages" "$TEST_ROOT_DIST" "$base.tmp" \
             http://deb.debian.org/debian >"$base.log" 2>&1; then
             echo "$test_root_me: debootstrap failed; see $base.log" >&2
