@@ -17,6 +17,10 @@ public enum LabelledReplay {
         /// daemon would have read (and woken for, on a polled sensor).
         public var samples: Int
         public var samplesRead: Int
+        /// Seconds at rest (the rest rate, or a sensor that watches), and the samples read
+        /// then: the wake-ups of a still device on a buffered sensor.
+        public var stillSeconds = 0.0
+        public var stillReads = 0
     }
 
     /// The verdict, or nil when the recording has no `expect` column.
@@ -24,15 +28,18 @@ public enum LabelledReplay {
     /// skipped ones are judged too, with the state the daemon had then.
     public static func run(
         _ reader: RecordingReader, latencyBound: Double? = nil, rate: AdaptiveRateParameters = AdaptiveRateParameters(),
-        makePipeline: PipelineMaker, warning: (InputIssue) -> Void
+        watchingSensor: Bool = false, makePipeline: PipelineMaker, warning: (InputIssue) -> Void
     ) throws -> Verdict? {
         var pipeline: OrientationPipeline?
         var schedule = AdaptiveRate(parameters: rate)
         var counts = (samples: 0, read: 0)
+        var still = (seconds: 0.0, reads: 0)
+        var lastTime: Double?
         var evaluators: (device: LabelEvaluator, screen: ScreenEvaluator)?
         try reader.read { event in
             switch event {
             case .header(let header, let matrix, let line):
+                schedule = AdaptiveRate(parameters: rate, sensorWatches: watchingSensor || header.offersChangeSensitivity)
                 pipeline = try makePipeline(header, matrix, line)
                 if header.hasExpectColumn {
                     let bound = latencyBound ?? LabelEvaluator.defaultLatencyBound(rate: header.rate)
@@ -42,7 +49,14 @@ public enum LabelledReplay {
                 warning(issue)
             case .sample(let sample, let expect):
                 counts.samples += 1
-                switch schedule.admit(sample) {
+                if schedule.pace != .full, let last = lastTime {
+                    still.seconds += max(0, sample.time - last)
+                }
+                let resting = schedule.pace != .full
+                lastTime = sample.time
+                let decision = schedule.admit(sample)
+                if resting && decision.isRead { still.reads += 1 }
+                switch decision {
                 case .skip: break
                 case .still:
                     counts.read += 1
@@ -57,7 +71,9 @@ public enum LabelledReplay {
             return .proceed
         }
         return evaluators.map {
-            Verdict(device: $0.device.result(), screen: $0.screen.result(), samples: counts.samples, samplesRead: counts.read)
+            Verdict(
+                device: $0.device.result(), screen: $0.screen.result(), samples: counts.samples, samplesRead: counts.read,
+                stillSeconds: still.seconds, stillReads: still.reads)
         }
     }
 }
@@ -65,4 +81,6 @@ public enum LabelledReplay {
 extension LabelledReplay.Verdict {
     /// The share of the recording's samples that were read; nil for an empty one.
     public var readShare: Double? { samples > 0 ? Double(samplesRead) / Double(samples) : nil }
+    /// Samples read a second while at rest; nil when it never rested.
+    public var stillReadRate: Double? { stillSeconds > 0 ? Double(stillReads) / stillSeconds : nil }
 }

@@ -34,6 +34,40 @@ struct ReplayCommandTests {
         #expect(fullTime > 2 && fullTime <= 2.3, "\(fullTime)")
     }
 
+    @Test(
+        "as on a sensor that watches for motion (--watching-sensor, or a header that says it offers a change sensitivity): the turn from rest seen at once; evaluate reads fewer samples at rest"
+    )
+    func watchingSensor() throws {
+        let scratch = try Scratch()
+        let text = Scratch.rotationRecording()
+        let path = try scratch.write("turn.csv", text)
+        let watched = try #require(try OrientdProcess.run(["replay", "--fast", "--watching-sensor", path]).events)
+        let time = try #require(watched.dropFirst().first?["time"] as? Double)
+        // A step at 2 s: sent by the sensor at once, decided a hold time later, as at the
+        // full rate (not up to a rest interval later).
+        #expect(time > 2 && time <= 2.3, "\(time)")
+        let offered = try scratch.write(
+            "offered.csv", text.replacingOccurrences(of: "# rate-hz:", with: "# change-sensitivity: offered\n# rate-hz:"))
+        let fromHeader = try OrientdProcess.run(["replay", "--fast", offered])
+        #expect(
+            fromHeader.events.map { $0.map { "\($0["device"] ?? "") \($0["time"] ?? "")" } }
+                == watched.map { "\($0["device"] ?? "") \($0["time"] ?? "")" })
+        let off = try #require(try OrientdProcess.run(["replay", "--fast", "--watching-sensor", "--change-sensitivity", "0", path]).events)
+        #expect(off.dropFirst().first?["time"] as? Double != time, "change-sensitivity 0: the rest rate again")
+        // evaluate's table: samples read a second at rest, on the bundled turns from rest.
+        let recording = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Recordings/turned-after-lying-still.csv").path
+        func stillRate(_ extra: [String]) throws -> Double {
+            let table = try OrientdProcess.run(["evaluate", "--table"] + extra + [recording])
+            let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("total") })
+            return try #require(Double(row.split(separator: " ").last ?? ""), "\(row)")
+        }
+        let grid = try stillRate([])
+        let watching = try stillRate(["--watching-sensor"])
+        #expect(abs(grid - 2) < 0.2, "the rest rate, and the reads that woke it: \(grid)")
+        #expect(watching < 1, "only what moved: \(watching)")
+    }
+
     @Test("paced, faster, --fast and standard input give the same events")
     func sameEventsEveryWay() throws {
         let scratch = try Scratch()

@@ -2,6 +2,10 @@ import Testing
 
 @testable import OrientdCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite("Adaptive rate")
 struct AdaptiveRateTests {
     /// Feeds a constant reading at 50 Hz for `seconds` from `from`; the decisions.
@@ -135,6 +139,140 @@ struct AdaptiveRateTests {
         } catch {
             #expect(error.name == "rest-after")
         }
+    }
+}
+
+@Suite("Adaptive rate on a sensor that watches for motion")
+struct WatchingSensorTests {
+    /// The readings at `rate` Hz from `from` for `seconds`, each `reading(t)`; the decisions.
+    func feed(
+        _ schedule: inout AdaptiveRate, from: Double, seconds: Double, rate: Double = 50, _ reading: (Double) -> Vector3
+    ) -> [(time: Double, decision: AdaptiveRate.Decision)] {
+        (0..<Int((seconds * rate).rounded())).map { i in
+            let t = from + Double(i) / rate
+            return (t, schedule.admit(Sample(time: t, acceleration: reading(t))))
+        }
+    }
+
+    @Test("still: rests to watch after rest-after, then reads nothing, however long, and nothing is classified")
+    func readsNothingWhenStill() {
+        var schedule = AdaptiveRate(sensorWatches: true)
+        // A still sensor's noise: ±0.05 m/s², under the 0.6 sensitivity.
+        let decisions = feed(&schedule, from: 0, seconds: 60) { t in rest(roll: 0) + Vector3(0.05 * sin(t * 37), 0.05 * cos(t * 23), 0) }
+        #expect(decisions.first { $0.decision == .classify(paceChange: .watch) }?.time == 1.5)
+        #expect(decisions.filter { $0.time > 1.5 + 1e-9 }.allSatisfy { $0.decision == .skip })
+        #expect(schedule.pace == .watch)
+        #expect(schedule.due == nil, "no grid to read on")
+    }
+
+    @Test("a turn from rest is read at its first sample past the sensitivity, and the full rate is back at the motion threshold")
+    func turnIsSeenAtOnce() {
+        var p = AdaptiveRateParameters()
+        p.changeSensitivity = 0.3
+        var schedule = AdaptiveRate(parameters: p, sensorWatches: true)
+        _ = feed(&schedule, from: 0, seconds: 3) { _ in rest(roll: 0) }
+        // 30° a second from 3 s: x moves 0.3 m/s² in about 0.06 s.
+        let turn = feed(&schedule, from: 3, seconds: 1) { t in rest(roll: 30 * (t - 3)) }
+        let read = turn.filter { $0.decision.isRead }
+        let woke = turn.first { $0.decision == .classify(paceChange: .full) }
+        #expect(read.first.map { $0.time - 3 }.map { $0 < 0.1 } == true, "the sensor sent at once: \(read.prefix(3))")
+        #expect(read.first?.decision == .still, "past a 0.3 sensitivity, short of the 0.6 motion threshold")
+        #expect(woke.map { $0.time - 3 }.map { $0 < 0.15 } == true, "full rate 0.6 m/s² in: \(String(describing: woke))")
+    }
+
+    @Test("at the default sensitivity, the motion threshold, the first sample the sensor sends is motion")
+    func defaultSendsMotion() {
+        var schedule = AdaptiveRate(sensorWatches: true)
+        _ = feed(&schedule, from: 0, seconds: 3) { _ in rest(roll: 0) }
+        let turn = feed(&schedule, from: 3, seconds: 1) { t in rest(roll: 30 * (t - 3)) }
+        let first = turn.first { $0.decision.isRead }
+        #expect(first?.decision == .classify(paceChange: .full))
+        #expect(first.map { $0.time - 3 }.map { $0 < 0.15 } == true, "\(String(describing: first))")
+    }
+
+    @Test("a turn too slow for any one sample to cross the sensitivity still adds up, as the sensor compares with what it last sent")
+    func slowTurnAddsUp() {
+        var schedule = AdaptiveRate(sensorWatches: true)
+        _ = feed(&schedule, from: 0, seconds: 3) { _ in rest(roll: 0) }
+        // 1° a second: 0.003 m/s² a sample at 50 Hz, a hundredth of the sensitivity.
+        let turn = feed(&schedule, from: 3, seconds: 10) { t in rest(roll: t - 3) }
+        let woke = turn.first { $0.decision == .classify(paceChange: .full) }
+        // 0.6 m/s² is 3.5°: seen by 4.5 s of the turn.
+        #expect(woke.map { $0.time - 3 }.map { $0 > 3 && $0 < 4.5 } == true, "\(String(describing: woke))")
+    }
+
+    @Test("off where the sensor offers none, or with change-sensitivity 0, or the adaptive rate off: the rest rate")
+    func offWhereNotOffered() {
+        var p = AdaptiveRateParameters()
+        p.changeSensitivity = 0
+        for var schedule in [AdaptiveRate(sensorWatches: false), AdaptiveRate(parameters: p, sensorWatches: true)] {
+            _ = feed(&schedule, from: 0, seconds: 3) { _ in rest(roll: 0) }
+            #expect(schedule.pace == .rest)
+        }
+        var off = AdaptiveRate(parameters: .off, sensorWatches: true)
+        _ = feed(&off, from: 0, seconds: 3) { _ in rest(roll: 0) }
+        #expect(off.pace == .full)
+    }
+
+    @Test("a sensor that will not take its sensitivity: rests at the rest rate from the last reading on")
+    func stopWatching() {
+        var schedule = AdaptiveRate(sensorWatches: true)
+        _ = feed(&schedule, from: 0, seconds: 1.5 + 0.02) { _ in rest(roll: 0) }
+        #expect(schedule.pace == .watch)
+        schedule.stopWatching()
+        #expect(schedule.pace == .rest)
+        let after = feed(&schedule, from: 1.52, seconds: 2) { _ in rest(roll: 0) }.filter { $0.decision.isRead }
+        #expect(after.count == 4, "2 a second: \(after.map(\.time))")
+    }
+
+    @Test("time going back while watching brings the full rate back")
+    func timeBack() {
+        var schedule = AdaptiveRate(sensorWatches: true)
+        _ = feed(&schedule, from: 0, seconds: 3) { _ in rest(roll: 0) }
+        #expect(schedule.admit(Sample(time: 1, acceleration: rest(roll: 0))) == .classify(paceChange: .full))
+    }
+
+    @Test("change-sensitivity: 0 or more, finite")
+    func validation() throws {
+        var p = AdaptiveRateParameters()
+        p.changeSensitivity = 0
+        try p.validate(against: ClassifierParameters())
+        p.changeSensitivity = -0.1
+        #expect(throws: ClassifierParameters.InvalidParameter.self) { try p.validate(against: ClassifierParameters()) }
+        p.changeSensitivity = .infinity
+        #expect(throws: ClassifierParameters.InvalidParameter.self) { try p.validate(against: ClassifierParameters()) }
+    }
+}
+
+@Suite("A sensor's change sensitivity")
+struct ChangeSensitivityTests {
+    @Test("the unit from the scale: g or m/s² times a power of ten, as hid-sensor-accel-3d makes it; nothing else")
+    func unit() {
+        #expect(ChangeSensitivity.unit(ofScale: 0.01) == 1)
+        #expect(ChangeSensitivity.unit(ofScale: 0.098066500) == 9.80665)
+        #expect(ChangeSensitivity.unit(ofScale: 0.009806650) == 9.80665)
+        #expect(ChangeSensitivity.unit(ofScale: 0.000098066) == 9.80665)
+        #expect(ChangeSensitivity.unit(ofScale: 1) == 1)
+        #expect(ChangeSensitivity.unit(ofScale: 0.0023956) == nil, "an I2C chip's counts")
+        #expect(ChangeSensitivity.unit(ofScale: 0) == nil)
+        #expect(ChangeSensitivity.unit(ofScale: .nan) == nil)
+    }
+
+    @Test("offered when the attribute reads a number; the text written for m/s² in the hub's unit, and read back")
+    func resolve() throws {
+        #expect(ChangeSensitivity.resolve(device: "iio:device0", attributeText: nil, scale: 0.01) == nil)
+        #expect(ChangeSensitivity.resolve(device: "iio:device0", attributeText: "", scale: 0.01) == nil, "the driver's EINVAL")
+        let metres = try #require(try ChangeSensitivity.resolve(device: "iio:device0", attributeText: "0.000000\n", scale: 0.01)?.get())
+        #expect(metres.text(for: 0.3) == "0.3")
+        #expect(metres.original == "0.000000")
+        #expect(metres.metersPerSecondSquared(readBack: "0.300000\n") == 0.3)
+        let g = try #require(try ChangeSensitivity.resolve(device: "iio:device0", attributeText: "0", scale: 0.0980665)?.get())
+        #expect(g.text(for: 0.3) == "0.030591", "0.3 m/s² in g")
+        guard case .failure(let issue) = ChangeSensitivity.resolve(device: "iio:device3", attributeText: "0", scale: 0.0023956) else {
+            Issue.record("an unknown unit accepted")
+            return
+        }
+        #expect(issue.description.hasPrefix("iio:device3: in_accel_hysteresis: offered, but in_accel_scale"))
     }
 }
 

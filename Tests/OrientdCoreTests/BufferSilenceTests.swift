@@ -34,6 +34,26 @@ struct BufferSilenceTests {
         #expect(ended.check(now: 5, rate: 50) == .wait)
     }
 
+    @Test(
+        "a sensor that watches is excused its silence until a check: silent from the check on, it stalls 2 s later; excused while stalled, it is not"
+    )
+    func excused() {
+        var silence = BufferSilence(now: 0)
+        for t in stride(from: 1.0, through: 60, by: 1) {
+            silence.excuse(at: t)
+            #expect(silence.check(now: t, rate: 50) == .wait)
+        }
+        // The check at 60 s goes unanswered: no more excuses.
+        #expect(silence.check(now: 61, rate: 50) == .wait)
+        #expect(silence.check(now: 62, rate: 50) == .stall(seconds: 2))
+        silence.excuse(at: 63)
+        #expect(silence.lastScan == 60, "a stall's silence runs on")
+        var back = BufferSilence(now: 0)
+        back.excuse(at: 5)
+        back.excuse(at: 3)
+        #expect(back.lastScan == 5, "never back")
+    }
+
     @Test("stalled after 2 s at 50 Hz, given up 1 s after the settings were applied again; once each")
     func fullRate() {
         var silence = BufferSilence(now: 0)

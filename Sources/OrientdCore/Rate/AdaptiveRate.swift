@@ -1,5 +1,7 @@
 /// Which samples to read: all of them while the device moves, one every
-/// `restInterval` while it is still.
+/// `restInterval` while it is still, or, on a sensor that watches for motion itself (a
+/// HID sensor hub given a change sensitivity), only those it sends while it is still: one
+/// that moved by more than `changeSensitivity` on an axis since the last one it sent.
 ///
 /// The schedule belongs to the source, before the classifier: the live reader asks it
 /// when to read next (and lowers the sensor's own rate while at rest), and a replay
@@ -16,6 +18,9 @@ public struct AdaptiveRate: Sendable {
         case full
         /// One sample every rest interval.
         case rest
+        /// Still, on a sensor that watches for motion: only the samples it sends, those
+        /// that moved by more than its change sensitivity.
+        case watch
     }
 
     /// The state, with what each one needs.
@@ -26,14 +31,22 @@ public struct AdaptiveRate: Sendable {
         case full(lastMotion: Double)
         /// At rest; the next reading is the grid's `due`, or up to `slack` before it.
         case rest(due: Double)
+        /// At rest on a sensor that watches: the last sample it sent, and when.
+        case watch(reference: Vector3, last: Double)
     }
 
     public let parameters: AdaptiveRateParameters
+    /// Whether the sensor is given a change sensitivity at rest (it offers one, and
+    /// `changeSensitivity` is not 0).
+    public private(set) var watches: Bool
     private(set) var phase = Phase.start
     private var anchor = Vector3.zero
 
-    public init(parameters: AdaptiveRateParameters = AdaptiveRateParameters()) {
+    /// `sensorWatches`: the sensor offers a change sensitivity (`in_accel_hysteresis`), or a
+    /// replay plays as on one.
+    public init(parameters: AdaptiveRateParameters = AdaptiveRateParameters(), sensorWatches: Bool = false) {
         self.parameters = parameters
+        watches = sensorWatches && parameters.enabled && parameters.changeSensitivity > 0
     }
 
     /// What `admit` decided about one sample.
@@ -57,7 +70,11 @@ public struct AdaptiveRate: Sendable {
     }
 
     public var pace: Pace {
-        if case .rest = phase { .rest } else { .full }
+        switch phase {
+        case .start, .full: .full
+        case .rest: .rest
+        case .watch: .watch
+        }
     }
 
     /// At rest, the earliest time the next sample is read (a polled reader reads then,
@@ -90,6 +107,10 @@ public struct AdaptiveRate: Sendable {
                 return .classify(paceChange: nil)
             }
             guard t - lastMotion >= parameters.restAfter else { return .classify(paceChange: nil) }
+            if watches {
+                phase = .watch(reference: a, last: t)
+                return .classify(paceChange: .watch)
+            }
             phase = .rest(due: t + parameters.restInterval)
             return .classify(paceChange: .rest)
         case .rest(let due):
@@ -106,11 +127,38 @@ public struct AdaptiveRate: Sendable {
             // sensor's own clock, a gap): then from it.
             phase = .rest(due: max(due + parameters.restInterval, t + parameters.restInterval - slack))
             return .still
+        case .watch(let reference, let last):
+            // The sensor sends only what moved past its sensitivity since it last sent; a
+            // sample that did not (one sent before the sensitivity was set, the answer to
+            // a read) is one it would not have sent.
+            let wentBack = t < last
+            guard wentBack || moved(a, from: reference) else { return .skip }
+            if isMotion(a) || wentBack {
+                anchor = a
+                phase = .full(lastMotion: t)
+                return .classify(paceChange: .full)
+            }
+            phase = .watch(reference: a, last: t)
+            return .still
         }
+    }
+
+    /// The sensor's own test: an axis moved by more than its sensitivity. Per axis, as a
+    /// HID sensor hub's firmware compares each data field with the value it last sent.
+    private func moved(_ a: Vector3, from reference: Vector3) -> Bool {
+        let s = parameters.changeSensitivity
+        return abs(a.x - reference.x) > s || abs(a.y - reference.y) > s || abs(a.z - reference.z) > s
     }
 
     private func isMotion(_ a: Vector3) -> Bool {
         (a - anchor).squaredLength > parameters.motionThreshold * parameters.motionThreshold
+    }
+
+    /// The sensor would not take its change sensitivity: rest at the rest rate instead,
+    /// from the last reading on.
+    public mutating func stopWatching() {
+        watches = false
+        if case .watch(_, let last) = phase { phase = .rest(due: last + parameters.restInterval) }
     }
 
     /// The same sensor read again after a pause, or another one: the schedule starts

@@ -21,6 +21,14 @@ public struct AdaptiveRateParameters: Hashable, Sendable {
     /// so a turn is always decided at the full rate.
     public var restAfter: Double = 1.5
 
+    /// m/s², per axis: the change sensitivity given at rest to a sensor that offers one
+    /// (a HID sensor hub's `in_accel_hysteresis`), which then sends a sample only when an
+    /// axis has moved by more than this since the last one it sent, and wakes the CPU for
+    /// nothing else; 0 leaves it unset, and the rest rate paces the readings. The motion
+    /// threshold: the sensor sends what the adaptive rate would count as motion, and
+    /// little else (docs/classifier.md has the figures).
+    public var changeSensitivity: Double = 0.6
+
     public init() {}
 
     /// Off: every sample is read (`--full-rate`, `orientd record`).
@@ -35,7 +43,10 @@ public struct AdaptiveRateParameters: Hashable, Sendable {
 
     /// Every value with the name it has as a flag and in the configuration file.
     public var named: [(name: String, value: Double)] {
-        [("rest-rate", restRate), ("motion-threshold", motionThreshold), ("rest-after", restAfter)]
+        [
+            ("rest-rate", restRate), ("motion-threshold", motionThreshold), ("rest-after", restAfter),
+            ("change-sensitivity", changeSensitivity),
+        ]
     }
 
     /// Checks the values, and that a turn is decided before the rate drops.
@@ -43,9 +54,12 @@ public struct AdaptiveRateParameters: Hashable, Sendable {
         func check(_ ok: Bool, _ name: String, _ message: String) throws(ClassifierParameters.InvalidParameter) {
             if !ok { throw ClassifierParameters.InvalidParameter(name: name, message: message) }
         }
-        for (name, value) in named {
+        for (name, value) in named where name != "change-sensitivity" {
             try check(value.isFinite && value > 0, name, "must be a finite number > 0, got \(value)")
         }
+        try check(
+            changeSensitivity.isFinite && changeSensitivity >= 0, "change-sensitivity",
+            "must be a finite number ≥ 0 (0: not used), got \(changeSensitivity)")
         try check(
             restAfter >= classifier.settleTime + classifier.holdTime, "rest-after",
             "must be at least settle-time + hold-time (\(classifier.settleTime + classifier.holdTime) s), so a turn is decided at the full rate; got \(restAfter)"

@@ -12,7 +12,7 @@ public enum TriggerPace {
     /// the sensor was opened.
     public static func rate(for pace: AdaptiveRate.Pace, rest: Double, administrator: Double) -> Double {
         switch pace {
-        case .full: administrator
+        case .full, .watch: administrator
         case .rest: min(max(rest, 1 / longestPeriodAtRest), administrator)
         }
     }

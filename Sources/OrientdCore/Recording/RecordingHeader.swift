@@ -55,7 +55,13 @@ public struct RecordingHeader: Sendable, Equatable {
         public static let natural = "natural"
         /// How the recording was made (a command line), for recordings that were generated.
         public static let generator = "generator"
+        /// `offered` when the sensor offers a change sensitivity (`orientd record` says so):
+        /// a replay then plays as on a sensor that watches for motion at rest.
+        public static let changeSensitivity = "change-sensitivity"
     }
+
+    /// Whether the recorded sensor offers a change sensitivity (`AdaptiveRate`'s watch).
+    public var offersChangeSensitivity: Bool { self[Key.changeSensitivity] == "offered" }
 
     /// The nominal sample rate, if the header gives a positive number.
     public var rate: Double? {

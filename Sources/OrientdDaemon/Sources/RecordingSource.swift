@@ -18,12 +18,16 @@ public struct RecordingSource: SampleSource {
     /// Which samples are read, as the live daemon would read them (docs/classifier.md,
     /// "Quiet when still"); the others are skipped.
     public let rate: AdaptiveRateParameters
+    /// Play as on a sensor that watches for motion at rest (as the header says when nil
+    /// is not given: `RecordingHeader.offersChangeSensitivity`).
+    public let watchingSensor: Bool
     public let makePipeline: PipelineMaker
     private let stopSignal: WakeUp
 
     public init(
         path: String, mountMatrixOverridden: Bool, speed: Double?, strict: Bool,
-        rate: AdaptiveRateParameters = AdaptiveRateParameters(), makePipeline: @escaping PipelineMaker
+        rate: AdaptiveRateParameters = AdaptiveRateParameters(), watchingSensor: Bool = false,
+        makePipeline: @escaping PipelineMaker
     ) throws(Errno) {
         stopSignal = try WakeUp()
         self.path = path
@@ -31,6 +35,7 @@ public struct RecordingSource: SampleSource {
         self.speed = speed
         self.strict = strict
         self.rate = rate
+        self.watchingSensor = watchingSensor
         self.makePipeline = makePipeline
     }
 
@@ -71,6 +76,7 @@ public struct RecordingSource: SampleSource {
                 if stopSignal.isSignalled { return .stop }
                 switch event {
                 case .header(let header, let matrix, let line):
+                    schedule = AdaptiveRate(parameters: rate, sensorWatches: watchingSensor || header.offersChangeSensitivity)
                     let (pipeline, warnings) = try makePipeline(header, matrix, line, reader.displayName)
                     warnings.forEach { service.post(.warning($0)) }
                     service.ready(pipeline)

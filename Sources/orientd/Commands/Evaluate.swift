@@ -32,13 +32,14 @@ struct Evaluate: ParsableCommand {
         help: ArgumentHelp(
             "Print figures instead of violations: for the device pose and the screen, per recording and in total.",
             discussion:
-                "holds, missed holds, median and 95th-percentile latency, accuracy (share of held samples right), spurious changes per hour of held time, and the share of samples read (the adaptive rate skips the others while the device is still)."
+                "holds, missed holds, median and 95th-percentile latency, accuracy (share of held samples right), spurious changes per hour of held time, the share of samples read (the adaptive rate skips the others while the device is still), and the samples read a second while it rests (a buffered sensor's wake-ups then)."
         ))
     var table = false
 
     @OptionGroup(title: "Screen orientation") var policy: PolicyOptions
     @OptionGroup(title: "Calibration") var mountMatrix: MountMatrixOption
     @OptionGroup(title: "Classifier parameters") var classifier: ClassifierOptions
+    @OptionGroup var sensor: WatchingSensorOption
 
     func run() throws {
         let diagnostics = Diagnostics()
@@ -46,14 +47,16 @@ struct Evaluate: ParsableCommand {
         var failures = 0
         var worst = 0.0
         var totals = (device: EvaluationFigures(), screen: EvaluationFigures())
-        var totalSamples = (all: 0, read: 0)
+        var totalSamples = (all: 0, read: 0, stillSeconds: 0.0, stillReads: 0)
         if table { print(FiguresTable.header) }
         for path in paths {
             let verdict: LabelledReplay.Verdict?
             do {
                 let reader = try RecordingReader(path: path, mountMatrixOverridden: mountMatrix.text != nil)
                 defer { reader.close() }
-                verdict = try LabelledReplay.run(reader, latencyBound: latencyBound, rate: classifier.adaptiveRate) {
+                verdict = try LabelledReplay.run(
+                    reader, latencyBound: latencyBound, rate: classifier.adaptiveRate, watchingSensor: sensor.watchingSensor
+                ) {
                     header, matrix, line in
                     let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
                     made.warnings.forEach { diagnostics.warning($0) }
@@ -76,8 +79,13 @@ struct Evaluate: ParsableCommand {
             if table {
                 let figures = (device: result.figures, screen: verdict.screen.figures)
                 totals = (totals.device + figures.device, totals.screen + figures.screen)
-                totalSamples = (totalSamples.all + verdict.samples, totalSamples.read + verdict.samplesRead)
-                print(FiguresTable.row(name: path, device: figures.device, screen: figures.screen, read: verdict.readShare))
+                totalSamples = (
+                    totalSamples.all + verdict.samples, totalSamples.read + verdict.samplesRead,
+                    totalSamples.stillSeconds + verdict.stillSeconds, totalSamples.stillReads + verdict.stillReads
+                )
+                print(
+                    FiguresTable.row(
+                        name: path, device: figures.device, screen: figures.screen, read: verdict.readShare, still: verdict.stillReadRate))
                 continue
             }
             let latency = result.worstLatency.map { "worst latency \(Int(($0 * 1000).rounded())) ms" } ?? "no stretch reached"
@@ -93,7 +101,8 @@ struct Evaluate: ParsableCommand {
         }
         if table {
             let read = totalSamples.all > 0 ? Double(totalSamples.read) / Double(totalSamples.all) : nil
-            print(FiguresTable.row(name: "total", device: totals.device, screen: totals.screen, read: read))
+            let still = totalSamples.stillSeconds > 0 ? Double(totalSamples.stillReads) / totalSamples.stillSeconds : nil
+            print(FiguresTable.row(name: "total", device: totals.device, screen: totals.screen, read: read, still: still))
         }
         print("\(paths.count - failures) passed, \(failures) failed; worst latency \(Int((worst * 1000).rounded())) ms")
         if failures > 0 { throw ExitCode(ExitStatus.failure) }
@@ -106,14 +115,15 @@ enum FiguresTable {
     static let columns = "holds missed  median     p95  accuracy  changes/h"
 
     static var header: String {
-        pad("recording", nameWidth) + " | pose:   " + columns + " | screen: " + columns + " |   read"
+        pad("recording", nameWidth) + " | pose:   " + columns + " | screen: " + columns + " |   read  still/s"
     }
 
-    /// `read`: the share of the samples read (the adaptive rate skips the rest).
-    static func row(name: String, device: EvaluationFigures, screen: EvaluationFigures, read: Double?) -> String {
+    /// `read`: the share of the samples read (the adaptive rate skips the rest); `still`:
+    /// those read a second while at rest.
+    static func row(name: String, device: EvaluationFigures, screen: EvaluationFigures, read: Double?, still: Double?) -> String {
         let shown = name.count > nameWidth ? "…" + name.suffix(nameWidth - 1) : Substring(name)
         return pad(String(shown), nameWidth) + " | pose:   " + cells(device) + " | screen: " + cells(screen) + " | "
-            + lpad(percent(read), 6)
+            + lpad(percent(read), 6) + " " + lpad(still.map { JSONLineWriter.number($0, decimals: 2) } ?? "-", 8)
     }
 
     static func percent(_ a: Double?) -> String { a.map { JSONLineWriter.number($0 * 100, decimals: 1) + " %" } ?? "-" }

@@ -57,6 +57,7 @@ struct Replay: ParsableCommand {
 
     @OptionGroup(title: "Calibration") var mountMatrix: MountMatrixOption
     @OptionGroup(title: "Classifier parameters") var classifier: ClassifierOptions
+    @OptionGroup var sensor: WatchingSensorOption
 
     func validate() throws {
         guard speed.isFinite, speed > 0 else { throw ValidationError("--speed must be a number > 0, got \(speed)") }
@@ -71,7 +72,7 @@ struct Replay: ParsableCommand {
         if path == "-" { configuration.commandsFromStandardInput = false }
         let source = try RecordingSource(
             path: path, mountMatrixOverridden: mountMatrix.text != nil, speed: fast ? nil : speed, strict: strict,
-            rate: classifier.adaptiveRate
+            rate: classifier.adaptiveRate, watchingSensor: sensor.watchingSensor
         ) { header, matrix, line, name in
             let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: name)
             return (made.pipeline, made.warnings)

@@ -28,7 +28,7 @@ enum ConfigurationSettings {
             "socket-group", "socket-mode", "exec-timeout", "state-directory",
             "vibration-filter", "magnitude-tolerance", "filter-time-constant", "disturbance-threshold", "settle-time", "hold-time",
             "initial-hold-time", "minimum-samples", "rotation-hysteresis", "initial-margin", "face-enter-tilt",
-            "face-exit-tilt", "gap-reset", "rest-rate", "motion-threshold", "rest-after",
+            "face-exit-tilt", "gap-reset", "rest-rate", "motion-threshold", "rest-after", "change-sensitivity",
         ] {
             keys[key] = .option
         }
@@ -42,7 +42,7 @@ enum ConfigurationSettings {
         "device", "uri", "rate", "poll", "wait", "natural", "mount-matrix", "base-mount-matrix", "socket", "socket-group", "socket-mode",
         "no-socket", "no-commands", "state-directory", "no-state", "lock",
         // The reader thread keeps its schedule while it runs.
-        "rest-rate", "motion-threshold", "rest-after", "full-rate",
+        "rest-rate", "motion-threshold", "rest-after", "change-sensitivity", "full-rate",
     ]
 
     /// The file's path: the one given (`--config`), else ORIENTD_CONFIG, else

@@ -21,6 +21,11 @@ struct AdaptiveRateOptions: ParsableArguments {
             "Stay at the full rate this long after the last motion (default: \(Self.default(\.restAfter))).",
             discussion: "Example: --rest-after 3.", valueName: "seconds"))
     var restAfter: Double?
+    @Option(
+        help: ArgumentHelp(
+            "At rest, a sensor that offers a change sensitivity (a HID sensor hub) is given this one, per axis, and sends only what moved by more (default: \(Self.default(\.changeSensitivity)); 0: not used).",
+            discussion: "Example: --change-sensitivity 0 keeps such a sensor at the rest rate.", valueName: "m/s²"))
+    var changeSensitivity: Double?
     @Flag(
         help: ArgumentHelp(
             "Read every sample at --rate (a replay: every sample of the recording), never the rest rate.",
@@ -36,6 +41,7 @@ struct AdaptiveRateOptions: ParsableArguments {
         if let restRate { p.restRate = restRate }
         if let motionThreshold { p.motionThreshold = motionThreshold }
         if let restAfter { p.restAfter = restAfter }
+        if let changeSensitivity { p.changeSensitivity = changeSensitivity }
         return p
     }
 }
