@@ -111,13 +111,22 @@ public struct AccelerometerDiscovery {
                         message: "reads \(SamplingFrequencySetting.format(hz)) Hz, which is no rate; taken as unknown (--rate is assumed)"))
             }
         }
+        var sensitivity: ChangeSensitivity?
+        switch ChangeSensitivity.resolve(
+            device: device.id, attributeText: attribute(ChangeSensitivity.attribute), scale: calibration.scale.x)
+        {
+        case .success(let offered): sensitivity = offered
+        case .failure(let issue): issues.append(issue)
+        case nil: break
+        }
         let info = AccelerometerInfo(
             candidate: found.candidate, calibration: calibration, mountMatrix: resolved.matrix,
             mountMatrixSource: resolved.source, readPath: buffered ? .buffered : .polled,
             polledBecause: triggerless
                 ? "its buffer has no trigger (trigger/current_trigger is empty and the driver made none: no interrupt line)" : nil,
             samplingFrequency: samplingFrequency,
-            samplingFrequencyAvailable: available?.trimmingSysfs, samplingFrequencySetting: setting, issues: issues,
+            samplingFrequencyAvailable: available?.trimmingSysfs, samplingFrequencySetting: setting, changeSensitivity: sensitivity,
+            issues: issues,
             location: found.udev?.syspath ?? "\(context.uri) \(device.id)")
         return (info, device)
     }

@@ -23,6 +23,8 @@ public struct AccelerometerInfo: Sendable {
     public var samplingFrequencyAvailable: String?
     /// How to change it (the adaptive rate lowers it at rest); nil without one.
     var samplingFrequencySetting: SamplingFrequencySetting?
+    /// The change sensitivity it offers (a HID sensor hub), given at rest; nil without one.
+    public var changeSensitivity: ChangeSensitivity?
     /// Odd attributes met while looking.
     public var issues: [AttributeIssue]
     /// Where it came from: a syspath, or a libiio URI for remote devices.

@@ -15,7 +15,10 @@ extension ReadLoop {
     /// At rest (`AdaptiveRate`) the sensor's own rate is lowered to the rest rate, so it
     /// wakes the CPU no more than that; a sensor that cannot go that slow (its slowest
     /// rate is faster, or the driver refuses) keeps sending, and the reader sleeps to each
-    /// rest reading instead, taking what came meanwhile in one read.
+    /// rest reading instead, taking what came meanwhile in one read. A sensor that offers
+    /// a change sensitivity is given one at rest instead (`AdaptiveRate`'s watch), sends
+    /// only what moved, and is asked for a reading every `BufferSilence.watchCheckInterval`
+    /// to know it still answers.
     ///
     /// A buffer that goes silent is handled as `BufferSilence` says: `stalled`, its
     /// settings applied again, then given up (`.bufferSilent`) for polled reading. A
@@ -30,7 +33,15 @@ extension ReadLoop {
         var rate = SensorRate(
             device: scans.device, full: fullRate, rest: configuration.adaptiveRate.restRate, setting: info.samplingFrequencySetting)
         defer { rate.restore() }
-        var schedule = AdaptiveRate(parameters: configuration.adaptiveRate)
+        var schedule = AdaptiveRate(parameters: configuration.adaptiveRate, sensorWatches: info.changeSensitivity != nil)
+        var sensitivity = info.changeSensitivity.map {
+            SensitivitySetting(device: scans.device, offered: $0, wanted: configuration.adaptiveRate.changeSensitivity)
+        }
+        defer { sensitivity?.restore() }
+        // While it watches: when the sensor is next asked for a reading, and that read
+        // while it is under way.
+        var nextCheck = Double.infinity
+        var check: AttributeRead?
         emit(.pace(device: scans.device.id, .full, hz: rate.current))
         // The buffer wakes the reader for every scan (its watermark is 1, which the rest
         // pace needs: BufferedScans), which would cost a wake-up per sample; reading at
@@ -62,7 +73,7 @@ extension ReadLoop {
                     guard wake.timedOut else { continue }
                 }
                 readDirectly = true
-            } else if schedule.due == nil, now - attached > 0.5, now - lastRead < batch {
+            } else if schedule.pace == .full, now - attached > 0.5, now - lastRead < batch {
                 // After waiting out the batch window the scans are most likely there: read
                 // at once, without another poll (one system call less per wake-up); if
                 // not, poll as usual.
@@ -76,7 +87,11 @@ extension ReadLoop {
                 let asked = ReadLoop.monotonic()
                 // Silence is checked each time the wait runs out: every second, and every
                 // 0.1 s while stalled, to act on a write's end and give the buffer up on time.
-                let wake = wait(milliseconds: silence.isStalled ? 100 : 1000, data: scans.descriptor)
+                // Watching, nothing is due before the next check.
+                let timeout: Int32 =
+                    silence.isStalled || check != nil
+                    ? 100 : schedule.pace == .watch ? Int32(min(max((nextCheck - now) * 1000, 1), 3_600_000).rounded(.up)) : 1000
+                let wake = wait(milliseconds: timeout, data: scans.descriptor)
                 if wake.interrupted { continue }
                 if wake.stop { return .stopped }
                 if wake.hotPlug, let end = udevEnds(scans.device.id) { return end }
@@ -87,7 +102,24 @@ extension ReadLoop {
                     // not run: frozen for a suspend (whose drivers took 15 s on the real
                     // kernel) or stopped. The sensor was asleep too; its silence counts
                     // from now.
-                    if ReadLoop.monotonic() - asked > 2 { silence.woke(at: ReadLoop.monotonic()) }
+                    if ReadLoop.monotonic() - asked > Double(timeout) / 1000 + 2 { silence.woke(at: ReadLoop.monotonic()) }
+                    if schedule.pace == .watch && !silence.isStalled {
+                        // Silent as it should be, until a check: then silent from the
+                        // check on until it answers, and a check it does not answer
+                        // (a HID hub's read waits 5 s) is a stall.
+                        let now = ReadLoop.monotonic()
+                        if let reading = check {
+                            if let answer = reading.finished {
+                                check = nil
+                                nextCheck = now + BufferSilence.watchCheckInterval
+                                if answer != nil { silence.excuse(at: now) }
+                            }
+                        } else if now >= nextCheck, let sysfs {
+                            check = AttributeRead(path: sysfs + "/in_accel_x_raw")
+                        } else {
+                            silence.excuse(at: now)
+                        }
+                    }
                     if let write = reapplying, let outcome = write.finished {
                         reapplying = nil
                         let taken = rate.reapplied(outcome)
@@ -165,8 +197,19 @@ extension ReadLoop {
             if let report = bufferFailures.succeeded() {
                 emit(.warning(ReadFailures.message(report, error: "", device: scans.device.id)))
             }
-            if let change {
+            if var change {
                 if let refused = rate.follow(change) { emit(.warning(refused)) }
+                if let issue = sensitivity?.follow(change) {
+                    sensitivity = nil
+                    if change == .watch {
+                        schedule.stopWatching()
+                        change = .rest
+                        if let refused = rate.follow(change) { emit(.warning(refused)) }
+                    }
+                    emit(.warning("\(issue); resting at the rest rate instead"))
+                }
+                nextCheck = change == .watch ? ReadLoop.monotonic() + BufferSilence.watchCheckInterval : .infinity
+                check = nil
                 emit(.pace(device: scans.device.id, change, hz: rate.current))
             }
         }

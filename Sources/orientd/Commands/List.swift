@@ -94,6 +94,7 @@ struct List: ParsableCommand {
                     w.add("offsetSource", info.calibration.offsetSource)
                     if let f = info.samplingFrequency { w.add("samplingFrequency", f, decimals: 3) } else { w.addNull("samplingFrequency") }
                     w.add("samplingFrequencyAvailable", info.samplingFrequencyAvailable)
+                    w.add("changeSensitivity", info.changeSensitivity != nil)
                     w.add("read", info.readPath.rawValue)
                     w.add("polledBecause", info.polledBecause)
                     w.add("path", info.location)
@@ -151,6 +152,11 @@ struct List: ParsableCommand {
             print(
                 "    sampling          \(info.samplingFrequency.map { "\($0) Hz" } ?? "not given")\(info.samplingFrequencyAvailable.map { " (offers \($0))" } ?? "")"
             )
+            print(
+                "    at rest           "
+                    + (info.changeSensitivity != nil && info.readPath == .buffered
+                        ? "watches for motion itself (\(ChangeSensitivity.attribute)): sends only what moves"
+                        : "read at the rest rate (no change sensitivity)"))
             print("    path              \(info.location)")
             let reading = readings[c.id].map {
                 "\(Self.format($0.x)), \(Self.format($0.y)), \(Self.format($0.z)) m/s² (after the mount matrix)"

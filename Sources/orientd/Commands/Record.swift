@@ -51,6 +51,7 @@ struct Record: ParsableCommand {
                 header[RecordingHeader.Key.mountMatrix] = info.mountMatrix.description
                 header[RecordingHeader.Key.device] = "\(info.candidate.id) \(info.candidate.name ?? "")"
                 header["read"] = info.readPath.rawValue
+                if info.changeSensitivity != nil { header[RecordingHeader.Key.changeSensitivity] = "offered" }
                 header[RecordingHeader.Key.description] = description ?? "recorded by orientd \(OrientdRelease.version)"
                 return header.text
             })
