@@ -23,7 +23,8 @@ extension RealKernelTests {
         // Constant readings put the adaptive rate at rest, so the turn is seen at the next
         // rest reading; a polled chip's rest readings drift from replay's schedule (each
         // read takes its time), by up to one rest interval (0.5 s; 0.42 s seen in CI).
-        try Self.expectSameAsReplay(path, play: play, within: driver == nil ? 0.3 : 0.6)
+        try Self.expectSameAsReplay(
+            path, play: play, within: driver == nil ? 0.3 : 0.6, replayOptions: driver == nil ? ["--watching-sensor"] : [])
         let orientations = (play.events ?? []).filter { $0["event"] as? String == "orientation" }.compactMap { $0["device"] as? String }
         #expect(orientations == ["portrait", "landscape-left"], "\(play.stdout)")
         let journal = try Guest.run(
@@ -44,8 +45,10 @@ extension RealKernelTests {
     /// Every orientation `replay` prints from `from` on (the recording's clock), in play's
     /// output with the same device and screen, within `within` s; the live ones between
     /// belong to the fault.
-    static func expectReplayAfter(_ path: String, play: OrientdProcess.Result, from: Double, within: Double = 0.3) throws {
-        let replay = try OrientdProcess.run(["replay", "--fast", path])
+    static func expectReplayAfter(
+        _ path: String, play: OrientdProcess.Result, from: Double, within: Double = 0.3, replayOptions: [String] = []
+    ) throws {
+        let replay = try OrientdProcess.run(["replay", "--fast"] + replayOptions + [path])
         let orientation = { (events: [[String: Any]]) in events.filter { $0["event"] as? String == "orientation" } }
         let expected = orientation(replay.events ?? []).filter { ($0["time"] as? Double ?? 0) >= from }
         let live = orientation(play.events ?? [])
@@ -103,7 +106,9 @@ extension RealKernelTests {
         // While the daemon says it reads polled instead (status' sensor-trouble), doctor
         // is run once: that is its one problem.
         try Self.doctorWhenTrouble("polled")
-        let play = try Guest.play(path, ["--buffered", "--fault", "quiet@4+6"])
+        // A hub without a change sensitivity: one that has it sends nothing at rest by
+        // design, and its silence is checked every BufferSilence.watchCheckInterval.
+        let play = try Guest.play(path, ["--buffered", "--no-sensitivity", "--fault", "quiet@4+6"])
         #expect(play.status == 0, "read buffered over the last 3 s: \(play.stderr)")
         let sensor = (play.events ?? []).filter { $0["event"] as? String == "sensor" }
         let states = sensor.map {
@@ -139,7 +144,7 @@ extension RealKernelTests {
         .beyondTheCore)
     func forgetfulHub() throws {
         let path = Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path
-        let play = try Guest.play(path, ["--buffered", "--fault", "forget@3+1"])
+        let play = try Guest.play(path, ["--buffered", "--no-sensitivity", "--fault", "forget@3+1"])
         #expect(play.status == 0, "\(play.stderr)")
         let states = Self.sensorStates(play)
         let stalled = states.first { $0.state == "stalled" }
@@ -174,7 +179,7 @@ extension RealKernelTests {
         try Self.doctorWhenTrouble("hung")
         // The play's own connection asks for status 4 times a second: the socket's answer
         // time, without starting a process.
-        let play = try Guest.play(path, ["--buffered", "--fault", "hang@4+10", "--status-every", "0.25"])
+        let play = try Guest.play(path, ["--buffered", "--no-sensitivity", "--fault", "hang@4+10", "--status-every", "0.25"])
         #expect(play.status == 0, "\(play.stderr)")
         let states = Self.sensorStates(play)
         let stalled = states.first { $0.state == "stalled" }
@@ -252,6 +257,39 @@ extension RealKernelTests {
         print("real kernel, \(Guest.name), kxcjk1013 frozen 4–17 s: \((began + ended).joined(separator: " | ")); doctor: \(doctor.text)")
     }
 
+    @Test(
+        "a HID hub with a change sensitivity: given 0.6 m/s² at rest, it sends nothing while still (noise and all), its own 0 back at the turn, which is reported as replay's",
+        .beyondTheCore)
+    func watchingHub() throws {
+        // Portrait for 12 s with ±0.2 m/s² of noise, then landscape-left for 6 s.
+        let g = 9.80665
+        var text = "# orientd-recording 1\n# rate-hz: 50\ntime,x,y,z\n"
+        for i in 0..<900 {
+            let t = Double(i) / 50
+            let noise = 0.2 * sin(Double(i) * 2.7)
+            let (x, y) = t < 12 ? (noise, -g) : (-g, noise)
+            text += String(format: "%.3f,%.4f,%.4f,%.4f\n", t, x, y, 0.2 * cos(Double(i) * 1.3))
+        }
+        let scratch = try Scratch()
+        let path = try scratch.write("watched.csv", text)
+        let play = try Guest.play(path, ["--buffered"])
+        try Self.expectSameAsReplay(path, play: play, replayOptions: ["--watching-sensor"])
+        // The feeder's sensitivity changes, each with the reports sent so far.
+        let changes = play.stderr.split(separator: "\n").filter { $0.contains(#""event":"sensitivity""#) }.compactMap {
+            line -> (counts: Int, reports: Int)? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let counts = object["counts"] as? Int, let reports = object["reports"] as? Int
+            else { return nil }
+            return (counts, reports)
+        }
+        #expect(changes.map(\.counts) == [60, 0, 60], "set at rest, 0 at the turn, set again: \(play.stderr)")
+        if changes.count == 3 {
+            // The report that showed the turn, and none for 10 s of noise before it.
+            #expect(changes[1].reports - changes[0].reports <= 1, "sent while still: \(changes)")
+        }
+        print("real kernel, \(Guest.name), a hub that watches: sensitivity changes \(changes)")
+    }
+
     @Test("the HID hub goes away for 2 s and comes back as a new device: lost, attached, the turns after as replay's", .beyondTheCore)
     func replugHub() throws {
         let path = Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path
@@ -259,6 +297,6 @@ extension RealKernelTests {
         #expect(play.status == 0, "\(play.stderr)")
         let states = Self.sensorStates(play).map(\.state)
         #expect(Array(states.prefix(3)) == ["attached", "lost", "attached"], "\(play.stdout)")
-        try Self.expectReplayAfter(path, play: play, from: 6)
+        try Self.expectReplayAfter(path, play: play, from: 6, replayOptions: ["--watching-sensor"])
     }
 }

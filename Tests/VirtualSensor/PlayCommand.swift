@@ -36,6 +36,12 @@ extension VirtualSensorCommand {
                 valueName: "chip"))
         var driver: StubChip?
 
+        @Flag(
+            help: ArgumentHelp(
+                "A HID sensor hub without a change sensitivity (no in_accel_hysteresis to set), as older hubs are; "
+                    + "by default it has one and honours it, as most 2-in-1s' hubs do."))
+        var noSensitivity = false
+
         @Option(
             name: .customLong("fault"),
             help: ArgumentHelp(
@@ -80,7 +86,9 @@ extension VirtualSensorCommand {
                     chip: driver, location: .display, playback: playback, start: .onDemand, bus: try I2CStubBus(), faults: faults,
                     log: printError)
             } else {
-                sensor = VirtualAccelerometer(location: .display, playback: playback, start: .onDemand, faults: faults, log: printError)
+                sensor = VirtualAccelerometer(
+                    location: .display, playback: playback, start: .onDemand, faults: faults, offersSensitivity: !noSensitivity,
+                    log: printError)
             }
             sensor.armed = false
             let hardware = VirtualHardware(log: printError)

@@ -4,7 +4,8 @@ import OrientdCore
 /// specification (HUTRR39) lays them out and Linux's hid-sensor-hub and
 /// hid-sensor-accel-3d drivers read them: one feature report with the properties the
 /// drivers set (reporting state, power state, report interval, sensitivity) and one
-/// input report with the three axes.
+/// input report with the three axes. A hub with a change sensitivity (most 2-in-1s')
+/// declares it in the feature report; one without leaves it out.
 ///
 /// Written by hand because it is the device: what a hub's firmware declares. Each byte
 /// that the kernel's drivers depend on is one `real-kernel-notes.md` measured.
@@ -42,14 +43,16 @@ enum SensorHubReports {
         var power = PowerState.off
         /// Milliseconds between input reports the driver asked for; 0 is the device's own.
         var reportInterval: UInt32 = 0
-        /// Hysteresis, in counts.
+        /// Change sensitivity, in counts (0.01 m/s², as the axes): a report is sent only
+        /// when an axis has moved by more since the last one sent; 0 sends every reading.
         var sensitivity: UInt16 = 0
 
         var powerOn: Bool { power == .fullPower || power == .lowPower }
         var reportingOn: Bool { reporting == .allEvents || reporting == .allEventsWake }
     }
 
-    static let descriptor: [UInt8] = {
+    /// The report descriptor; `sensitivity`: the hub declares a change sensitivity.
+    static func descriptor(sensitivity: Bool) -> [UInt8] {
         var d: [UInt8] = []
         func usage(_ id: UInt16) { d += [0x0A, UInt8(id & 0xFF), UInt8(id >> 8)] }
         func selectorField(_ property: UInt16, _ selectors: [UInt16]) {
@@ -71,8 +74,14 @@ enum SensorHubReports {
         selectorField(0x0319, PowerState.usages)
         usage(0x030E)  // Report Interval, milliseconds
         d += [0x15, 0x00, 0x27, 0xFF, 0xFF, 0xFF, 0x7F, 0x75, 0x20, 0x95, 0x01, 0x55, 0x00, 0xB1, 0x02]
-        usage(0x1452)  // Acceleration, change sensitivity (absolute)
-        d += [0x15, 0x00, 0x27, 0xFF, 0xFF, 0x00, 0x00, 0x75, 0x10, 0x95, 0x01, 0x55, 0x0E, 0xB1, 0x02]
+        if sensitivity {
+            // Acceleration, change sensitivity (absolute), in the axes' unit and exponent,
+            // as the HID sensor usages have a modifier take its data field's.
+            usage(0x1452)
+            d += [0x15, 0x00, 0x27, 0xFF, 0xFF, 0x00, 0x00, 0x75, 0x10, 0x95, 0x01]
+            d += [0x66, 0xE0, 0x11, 0x55, 0x0E, 0xB1, 0x02]
+            d += [0x66, 0x00, 0x00]  // unit: none again, for what follows
+        }
         d += [0x85, inputID]
         for axis: UInt16 in [0x0453, 0x0454, 0x0455] {
             usage(axis)
@@ -84,33 +93,41 @@ enum SensorHubReports {
         }
         d += [0xC0]
         return d
-    }()
+    }
 
-    static func feature(_ p: Properties) -> [UInt8] {
+    static func feature(_ p: Properties, sensitivity: Bool) -> [UInt8] {
         var r: [UInt8] = [featureID, p.reporting.rawValue + selectorMinimum, p.power.rawValue + selectorMinimum]
         r += withUnsafeBytes(of: p.reportInterval.littleEndian, Array.init)
-        r += withUnsafeBytes(of: p.sensitivity.littleEndian, Array.init)
+        if sensitivity { r += withUnsafeBytes(of: p.sensitivity.littleEndian, Array.init) }
         return r
     }
 
     /// The properties a set-feature report writes; nil for one that is not this report.
-    static func parseFeature(_ data: [UInt8], over current: Properties) -> Properties? {
-        guard data.count >= 9, data[0] == featureID else { return nil }
+    static func parseFeature(_ data: [UInt8], over current: Properties, sensitivity: Bool) -> Properties? {
+        guard data.count >= (sensitivity ? 9 : 7), data[0] == featureID else { return nil }
         var p = current
         if let reporting = ReportingState(rawValue: data[1] &- selectorMinimum) { p.reporting = reporting }
         if let power = PowerState(rawValue: data[2] &- selectorMinimum) { p.power = power }
         p.reportInterval = UInt32(data[3]) | UInt32(data[4]) << 8 | UInt32(data[5]) << 16 | UInt32(data[6]) << 24
-        p.sensitivity = UInt16(data[7]) | UInt16(data[8]) << 8
+        if sensitivity { p.sensitivity = UInt16(data[7]) | UInt16(data[8]) << 8 }
         return p
+    }
+
+    /// The counts of one raw reading in m/s², an axis each.
+    static func counts(_ sample: Sample) -> [Int32] {
+        [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z].map { Int32(clamping: Int(($0 * countsPerUnit).rounded())) }
     }
 
     /// The input report for one raw reading in m/s².
     static func input(_ sample: Sample) -> [UInt8] {
         var r: [UInt8] = [inputID]
-        for value in [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z] {
-            let counts = Int32(clamping: Int((value * countsPerUnit).rounded()))
-            r += withUnsafeBytes(of: counts.littleEndian, Array.init)
-        }
+        for counts in counts(sample) { r += withUnsafeBytes(of: counts.littleEndian, Array.init) }
         return r
+    }
+
+    /// Whether a hub that last sent `last` sends `next` under `sensitivity` counts: as
+    /// firmware does, when an axis has moved by more than that; every reading at 0.
+    static func exceeds(_ next: [Int32], _ last: [Int32], sensitivity: UInt16) -> Bool {
+        sensitivity == 0 || zip(next, last).contains { abs(Int($0) - Int($1)) > Int(sensitivity) }
     }
 }

@@ -11,7 +11,9 @@ import SystemPackage
 /// It plays as hardware does: a polled read (a get-report of the input report) gets the
 /// newest sample due; once the driver has switched reporting on (a buffer is enabled),
 /// each sample is sent as an input report when it is due, no faster than the report
-/// interval the driver set (`in_accel_sampling_frequency`).
+/// interval the driver set (`in_accel_sampling_frequency`), and, given a change
+/// sensitivity (`in_accel_hysteresis`), only when an axis has moved by more than it since
+/// the last report sent.
 final class VirtualAccelerometer: PlayedAccelerometer {
     /// When the recording's first sample is sent.
     enum Start {
@@ -38,6 +40,10 @@ final class VirtualAccelerometer: PlayedAccelerometer {
     /// when it begins, as a sensor answers its first conversion.
     private var heldReads: [UInt32] = []
     private var lastSent: (round: Int, index: Int, at: Double)?
+    /// The counts of the last input report sent, which a change sensitivity compares with.
+    private var lastSentCounts: [Int32]?
+    /// Whether the hub declares a change sensitivity, as the hubs of most 2-in-1s do.
+    let offersSensitivity: Bool
     /// Polled reads answered and input reports sent, since the start.
     private(set) var readsAnswered = 0
     private(set) var reportsSent = 0
@@ -57,8 +63,12 @@ final class VirtualAccelerometer: PlayedAccelerometer {
     /// How long the system had slept (CLOCK_BOOTTIME less CLOCK_MONOTONIC) at the last tick.
     private var sleptBefore: Double?
 
-    init(location: Location, playback: Playback, start: Start, faults: [Fault] = [], log: @escaping (String) -> Void) {
+    init(
+        location: Location, playback: Playback, start: Start, faults: [Fault] = [], offersSensitivity: Bool = true,
+        log: @escaping (String) -> Void
+    ) {
         self.location = location
+        self.offersSensitivity = offersSensitivity
         self.playback = playback
         self.startPolicy = start
         self.faults = faults
@@ -87,10 +97,12 @@ final class VirtualAccelerometer: PlayedAccelerometer {
     func plug() throws(VirtualDeviceError) {
         guard device == nil else { return }
         device = try UHIDDevice(
-            name: "orientd virtual sensor hub (\(location.rawValue))", reportDescriptor: SensorHubReports.descriptor,
+            name: "orientd virtual sensor hub (\(location.rawValue))",
+            reportDescriptor: SensorHubReports.descriptor(sensitivity: offersSensitivity),
             bus: SensorHubReports.bus, vendor: SensorHubReports.vendor,
             product: location == .display ? SensorHubReports.displayProduct : SensorHubReports.baseProduct)
         properties = SensorHubReports.Properties()
+        lastSentCounts = nil
         heldReads = []
         log(#"{"event":"plugged","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#)
         if startPolicy == .atPlug && !playback.hasStarted { begin(at: Pacer.monotonicNow()) }
@@ -121,7 +133,7 @@ final class VirtualAccelerometer: PlayedAccelerometer {
             switch request {
             case .getReport(let id, let number, let type):
                 if type == UHIDDevice.ReportType.feature.rawValue && number == SensorHubReports.featureID {
-                    try device.replyToGet(id: id, report: SensorHubReports.feature(properties))
+                    try device.replyToGet(id: id, report: SensorHubReports.feature(properties, sensitivity: offersSensitivity))
                 } else if type == UHIDDevice.ReportType.input.rawValue && number == SensorHubReports.inputID {
                     demand()
                     if playback.hasStarted {
@@ -136,7 +148,7 @@ final class VirtualAccelerometer: PlayedAccelerometer {
                 }
             case .setReport(let id, let number, let type, let data):
                 let isFeature = type == UHIDDevice.ReportType.feature.rawValue && number == SensorHubReports.featureID
-                let changed = isFeature ? SensorHubReports.parseFeature(data, over: properties) : nil
+                let changed = isFeature ? SensorHubReports.parseFeature(data, over: properties, sensitivity: offersSensitivity) : nil
                 try device.replyToSet(id: id, accepted: changed != nil)
                 guard let changed else {
                     log(#"{"event":"refused","device":"\#(location.rawValue)","report":\#(number),"type":\#(type)}"#)
@@ -145,6 +157,11 @@ final class VirtualAccelerometer: PlayedAccelerometer {
                 if changed.reportInterval != properties.reportInterval {
                     log(
                         #"{"event":"interval","device":"\#(location.rawValue)","milliseconds":\#(changed.reportInterval),"time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#
+                    )
+                }
+                if changed.sensitivity != properties.sensitivity {
+                    log(
+                        #"{"event":"sensitivity","device":"\#(location.rawValue)","counts":\#(changed.sensitivity),"reports":\#(reportsSent),"time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#
                     )
                 }
                 if changed.powerOn != properties.powerOn || changed.reportingOn != properties.reportingOn {
@@ -233,9 +250,12 @@ final class VirtualAccelerometer: PlayedAccelerometer {
         // no more often than that, the newest sample each time, as a sensor at a lower
         // output data rate would.
         let slowEnough = lastSent.map { now - $0.at >= interval - 0.001 } ?? true
-        if isNew && slowEnough {
+        let counts = SensorHubReports.counts(sample)
+        let moved = lastSentCounts.map { SensorHubReports.exceeds(counts, $0, sensitivity: properties.sensitivity) } ?? true
+        if isNew && slowEnough && moved {
             try device.sendInput(SensorHubReports.input(sample))
             lastSent = (playback.round, index, now)
+            lastSentCounts = counts
             reportsSent += 1
         }
         var next = playback.due(index + 1) ?? (playback.loops ? now + playback.spacing : nil)

@@ -61,6 +61,9 @@ extension VirtualSensorCommand {
         @Option(help: ArgumentHelp("The base accelerometer is this I2C chip on i2c-stub.", valueName: "chip"))
         var baseDriver: StubChip?
 
+        @Flag(help: "The HID sensor hubs have no change sensitivity (no in_accel_hysteresis to set), as older hubs.")
+        var noSensitivity = false
+
         @Flag(help: "Play the recordings again from the start after their end.")
         var loop = false
 
@@ -87,7 +90,8 @@ extension VirtualSensorCommand {
                 if let chip, let bus {
                     return I2CAccelerometer(chip: chip, location: location, playback: playback, start: start, bus: bus, log: printOutput)
                 }
-                let hub = VirtualAccelerometer(location: location, playback: playback, start: start, log: printOutput)
+                let hub = VirtualAccelerometer(
+                    location: location, playback: playback, start: start, offersSensitivity: !noSensitivity, log: printOutput)
                 hub.forgetsOnResume = forgetOnResume && location == .display
                 return hub
             }
