@@ -163,8 +163,10 @@ public struct AccelerometerDiscovery {
 
 /// Small sysfs files, read whole (an attribute is at most a page).
 enum SysfsFile {
-    static func read(_ path: String) -> String? {
-        guard let bytes = try? WholeFile.read(path, limit: 65536) else { return nil }
+    /// `limit`: the most it may hold (a page, the kernel's own limit, by default); a
+    /// number needs far less, and its read buffer is what the heap keeps after it.
+    static func read(_ path: String, limit: Int = 65536) -> String? {
+        guard let bytes = try? WholeFile.read(path, limit: limit) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

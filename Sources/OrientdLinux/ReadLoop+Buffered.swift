@@ -38,10 +38,10 @@ extension ReadLoop {
             SensitivitySetting(device: scans.device, offered: $0, wanted: configuration.adaptiveRate.changeSensitivity)
         }
         defer { sensitivity?.restore() }
-        // While it watches: when the sensor is next asked for a reading, and that read
-        // while it is under way.
+        // While it watches: when the sensor is next asked for a reading, and whether the
+        // last one went unanswered (its silence then runs on to a stall).
         var nextCheck = Double.infinity
-        var check: AttributeRead?
+        var unanswered = false
         emit(.pace(device: scans.device.id, .full, hz: rate.current))
         // The buffer wakes the reader for every scan (its watermark is 1, which the rest
         // pace needs: BufferedScans), which would cost a wake-up per sample; reading at
@@ -89,7 +89,7 @@ extension ReadLoop {
                 // 0.1 s while stalled, to act on a write's end and give the buffer up on time.
                 // Watching, nothing is due before the next check.
                 let timeout: Int32 =
-                    silence.isStalled || check != nil
+                    silence.isStalled || unanswered
                     ? 100 : schedule.pace == .watch ? Int32(min(max((nextCheck - now) * 1000, 1), 3_600_000).rounded(.up)) : 1000
                 let wake = wait(milliseconds: timeout, data: scans.descriptor)
                 if wake.interrupted { continue }
@@ -103,19 +103,23 @@ extension ReadLoop {
                     // kernel) or stopped. The sensor was asleep too; its silence counts
                     // from now.
                     if ReadLoop.monotonic() - asked > Double(timeout) / 1000 + 2 { silence.woke(at: ReadLoop.monotonic()) }
-                    if schedule.pace == .watch && !silence.isStalled {
-                        // Silent as it should be, until a check: then silent from the
-                        // check on until it answers, and a check it does not answer
-                        // (a HID hub's read waits 5 s) is a stall.
+                    if schedule.pace == .watch && !silence.isStalled && !unanswered {
+                        // Silent as it should be, until a check. Read on this thread: one
+                        // of its own cost 136 KiB of anonymous memory (its stack, which
+                        // glibc keeps), and a hub that answers nothing holds it 5 s at
+                        // most, once a minute, while nothing moves anyway. An answer that
+                        // took that long (the HID driver then reads 0) is none.
                         let now = ReadLoop.monotonic()
-                        if let reading = check {
-                            if let answer = reading.finished {
-                                check = nil
-                                nextCheck = now + BufferSilence.watchCheckInterval
-                                if answer != nil { silence.excuse(at: now) }
+                        if now >= nextCheck, let sysfs {
+                            silence.excuse(at: now)
+                            let answer = SysfsFile.read(sysfs + "/in_accel_x_raw", limit: 64)
+                            let after = ReadLoop.monotonic()
+                            nextCheck = after + BufferSilence.watchCheckInterval
+                            if answer != nil && after - now < BufferSilence.hungAfter {
+                                silence.excuse(at: after)
+                            } else {
+                                unanswered = true
                             }
-                        } else if now >= nextCheck, let sysfs {
-                            check = AttributeRead(path: sysfs + "/in_accel_x_raw")
                         } else {
                             silence.excuse(at: now)
                         }
@@ -194,6 +198,7 @@ extension ReadLoop {
                 continue
             }
             drained = false
+            unanswered = false
             if let report = bufferFailures.succeeded() {
                 emit(.warning(ReadFailures.message(report, error: "", device: scans.device.id)))
             }
@@ -209,7 +214,7 @@ extension ReadLoop {
                     emit(.warning("\(issue); resting at the rest rate instead"))
                 }
                 nextCheck = change == .watch ? ReadLoop.monotonic() + BufferSilence.watchCheckInterval : .infinity
-                check = nil
+                unanswered = false
                 emit(.pace(device: scans.device.id, change, hz: rate.current))
             }
         }

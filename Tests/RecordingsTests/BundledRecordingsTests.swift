@@ -17,12 +17,13 @@ let bundledRecordings: [String] = {
 struct BundledRecordingsTests {
     /// Plays one recording with default parameters, the header's matrix and natural
     /// orientation, as `orientd evaluate` does.
-    func judge(_ name: String) throws -> (LabelEvaluator.Result?, [InputIssue], RecordingHeader?) {
+    /// `watching`: as on a sensor that watches for motion at rest (`--watching-sensor`).
+    func judge(_ name: String, watching: Bool = false) throws -> (LabelEvaluator.Result?, [InputIssue], RecordingHeader?) {
         let reader = try RecordingReader(path: recordingsDirectory.appendingPathComponent(name).path)
         defer { reader.close() }
         var warnings: [InputIssue] = []
         var seenHeader: RecordingHeader?
-        let result = try LabelledReplay.run(reader) { header, matrix, _ in
+        let result = try LabelledReplay.run(reader, watchingSensor: watching) { header, matrix, _ in
             seenHeader = header
             let natural = header[RecordingHeader.Key.natural].flatMap(NaturalOrientation.init(rawValue:)) ?? .portrait
             return OrientationPipeline(mountMatrix: matrix ?? .identity, natural: natural)
@@ -34,7 +35,20 @@ struct BundledRecordingsTests {
 
     @Test("every labelled stretch is reached within the bound, with zero spurious changes", arguments: bundledRecordings)
     func labelsHold(name: String) throws {
-        let (result, warnings, header) = try judge(name)
+        try expectLabelsHold(name, watching: false)
+    }
+
+    /// A sensor that watches sends only what moved past its sensitivity: the slow turns
+    /// (slow-rotation-through-diagonal, steep-tilt-reading) must add up past it.
+    @Test(
+        "as on a sensor that watches for motion at rest, too: every stretch reached within the bound, none spurious",
+        arguments: bundledRecordings)
+    func labelsHoldWatching(name: String) throws {
+        try expectLabelsHold(name, watching: true)
+    }
+
+    func expectLabelsHold(_ name: String, watching: Bool) throws {
+        let (result, warnings, header) = try judge(name, watching: watching)
         #expect(warnings.isEmpty, "\(warnings)")
         let verdict = try #require(result, "\(name) has no expect column")
         #expect(!verdict.stretches.isEmpty, "\(name) has no labelled stretch")
