@@ -404,8 +404,8 @@ extension RealKernelTests {
 
 extension RealKernelTests {
     @Test(
-        "adaptive rate: a still sensor is read twice a second (a buffered one slowed to 2 Hz by its driver), and at the full rate again once it turns",
-        arguments: ["--buffered", "--poll"])
+        "adaptive rate: a still sensor is read twice a second (a buffered one slowed to 2 Hz by its driver), or not at all from a hub given a change sensitivity, and at the full rate again once it turns",
+        arguments: ["--buffered", "--buffered --no-sensitivity", "--poll"])
     func quietWhenStill(readPath: String) throws {
         // Portrait for 12 s, then turned to landscape-left; the daemon under the shipped
         // unit, a subscriber consuming. Wake-ups: context switches of all its threads.
@@ -415,6 +415,10 @@ extension RealKernelTests {
             try scratch.write("still-then-turned.csv", Self.stillRecording([(0, -g, 0), (-g, 0, 0)], seconds: 12)))
         try Guest.copyInFeeder()
         let poll = readPath == "--poll"
+        // The feeder's hub offers a change sensitivity unless told not to; buffered, the
+        // daemon then watches at rest.
+        let watching = readPath == "--buffered"
+        let hub = readPath.hasSuffix("--no-sensitivity") ? "--no-sensitivity" : ""
         let result = try Guest.run(
             """
             set -u
@@ -422,15 +426,16 @@ extension RealKernelTests {
             \(poll ? #"mkdir -p /etc/systemd/system/orientd.service.d; printf '[Service]\nExecStart=\nExecStart=/usr/bin/orientd run --wait --poll\n' > /etc/systemd/system/orientd.service.d/poll.conf; systemctl daemon-reload"# : "")
             since=$(date '+%Y-%m-%d %H:%M:%S')
             sleep 1  # the journal's --since is to the second
-            plug_devices --display \(recording)
+            plug_devices --display \(recording) \(hub)
             orientd monitor > /tmp/monitor.jsonl 2>/dev/null &
             monitor=$!
             switches() {
                 pid=$(systemctl show -p MainPID --value orientd)
                 cat /proc/$pid/task/*/status | awk '/ctxt_switches/ { n += $2 } END { print n }'
             }
-            for i in $(seq 100); do [ "$(orientd ctl status | jq -r .pace)" = rest ] && break; sleep 0.1; done
+            for i in $(seq 100); do case $(orientd ctl status | jq -r .pace) in rest|watch) break ;; esac; sleep 0.1; done
             echo "at rest: $(orientd ctl status | jq -c '{pace, rate}') sysfs $(cat /sys/bus/iio/devices/iio:device0/in_accel_sampling_frequency)"
+            echo "hysteresis: $(cat /sys/bus/iio/devices/iio:device0/in_accel_hysteresis 2>&1)"
             before=$(switches); sleep 5; after=$(switches)
             echo "wake-ups: $(( after - before )) in 5 s"
             for i in $(seq 150); do grep -q '"device":"landscape-left"' /tmp/monitor.jsonl && break; sleep 0.1; done
@@ -446,13 +451,25 @@ extension RealKernelTests {
         print("real kernel, adaptive rate \(readPath): \(result.stdout.split(separator: "\n").joined(separator: "; "))")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let rest = try #require(lines.first { $0.hasPrefix("at rest: ") }, "\(result.stdout)")
-        #expect(rest.contains(#"{"pace":"rest","rate":2}"#), "\(rest)")
+        let hysteresis = lines.first { $0.hasPrefix("hysteresis: ") } ?? ""
         let wakeUps = try #require(lines.first { $0.hasPrefix("wake-ups: ") }.flatMap { Int($0.split(separator: " ")[1]) })
+        #expect(lines.contains("turned: 1"), "the turn after 12 s of rest was reported: \(result.stdout)")
+        if watching {
+            // Nothing moves, so the hub sends nothing, and the daemon waits for it (or its
+            // check, a minute on): no wake-up in 5 s but systemd's watchdog ping.
+            #expect(rest.contains(#"{"pace":"watch","rate":50}"#), "\(rest)")
+            #expect(hysteresis == "hysteresis: 0.600000", "\(hysteresis)")
+            #expect(wakeUps <= 2, "\(wakeUps) wake-ups in 5 s at rest")
+            let intervals = lines.last?.split(separator: " ").compactMap { Int($0) } ?? []
+            #expect(!intervals.contains(500), "the report interval stays the full rate's: \(intervals)")
+            return
+        }
+        #expect(rest.contains(#"{"pace":"rest","rate":2}"#), "\(rest)")
         // 2 readings a second. Buffered, each is one wake-up (measured 11 in 5 s). Polled,
         // each axis file read on a HID hub also sleeps until the hub answers the driver's
         // request: 4 wake-ups a reading (measured 40 in 5 s); at the full rate 200 a second.
         #expect(wakeUps <= (poll ? 5 * 2 * 4 + 10 : 5 * 3), "\(wakeUps) wake-ups in 5 s at rest")
-        #expect(lines.contains("turned: 1"), "the turn after 12 s of rest was reported: \(result.stdout)")
+        #expect(hysteresis.hasPrefix("hysteresis: 0.0") || hysteresis.contains("Invalid"), "left alone: \(hysteresis)")
         if !poll {
             // The driver's report intervals in the order it set them: 20 ms at the start,
             // 500 ms at rest, 20 ms again at the turn.
@@ -895,7 +912,8 @@ extension RealKernelTests {
     @Test(
         "suspend to RAM and back (S3 through systemd, the drivers' own suspend and resume), at rest and while turning (a hub that forgets its settings on resume): the same daemon reads on and reports the next turns",
         .beyondTheCore,
-        arguments: ["rest", "full"])
+        // At rest the hub, which has a change sensitivity, is watched: pace `watch`.
+        arguments: ["watch", "full"])
     func survivesSuspend(pace: String) throws {
         // A laptop's lid: logind and systemd-sleep, then every driver's suspend and resume
         // (hid-sensor-hub powers the hub down and up again). The feeder loops a recording
