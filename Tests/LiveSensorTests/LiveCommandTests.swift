@@ -72,6 +72,33 @@ extension LiveSensorTests {
         #expect(replayed.stdout.contains("\"device\":\"landscape-left\""), "\(replayed.stdout) \(replayed.stderr)")
     }
 
+    @Test(
+        "orientd record says when the sensor offers a change sensitivity, so replay plays as on it; a scale in no unit the driver knows is a warning naming the attribute"
+    )
+    func recordSaysSensitivity() throws {
+        #expect(!(try recordHeader(scale: "0.01", hysteresis: nil)).contains("change-sensitivity"))
+        let offered = try recordHeader(scale: "0.01", hysteresis: "0.000000")
+        #expect(offered.contains("# change-sensitivity: offered\n"), "\(offered)")
+        let bed = Testbed()
+        try bed.add(FakeAccelerometer.polled(extraAttributes: ["in_accel_hysteresis": "0.000000"]))
+        let list = try OrientdProcess.run(["list"], timeout: 10)
+        #expect(
+            list.stdout.contains("iio:device0: in_accel_hysteresis: offered, but in_accel_scale 0.009582 is neither g nor m/s²"),
+            "\(list.stdout)")
+    }
+
+    /// The header `orientd record` writes for a fake sensor with this scale and change
+    /// sensitivity.
+    func recordHeader(scale: String, hysteresis: String?) throws -> String {
+        let bed = Testbed()
+        try bed.add(
+            FakeAccelerometer.polled(
+                raw: (-102, 0, 6), extraAttributes: hysteresis.map { ["in_accel_hysteresis": $0] } ?? [:], scale: scale))
+        let recorded = try OrientdProcess.run(["record", "--seconds", "0.2", "--rate", "50"], timeout: 10)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        return recorded.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }.joined(separator: "\n") + "\n"
+    }
+
     @Test("orientd run: a sensor event, then orientation events; with no sensor, exit 69 and what to do")
     func run() throws {
         let bed = Testbed()
