@@ -104,11 +104,12 @@ extension ReadLoop {
                     // from now.
                     if ReadLoop.monotonic() - asked > Double(timeout) / 1000 + 2 { silence.woke(at: ReadLoop.monotonic()) }
                     if schedule.pace == .watch && !silence.isStalled && !unanswered {
-                        // Silent as it should be, until a check. Read on this thread: one
-                        // of its own cost 136 KiB of anonymous memory (its stack, which
-                        // glibc keeps), and a hub that answers nothing holds it 5 s at
-                        // most, once a minute, while nothing moves anyway. An answer that
-                        // took that long (the HID driver then reads 0) is none.
+                        // Silent as it should be, until a check. Read on this thread, and
+                        // small: a thread a check cost its own wake-ups, and a page's buffer
+                        // was heap kept after it; a hub that answers nothing holds the read
+                        // 10 s (uhid's and the driver's time-outs), once a minute while
+                        // nothing moves anyway. An answer that slow (the HID driver then
+                        // reads 0) is none.
                         let now = ReadLoop.monotonic()
                         if now >= nextCheck, let sysfs {
                             silence.excuse(at: now)
@@ -205,13 +206,17 @@ extension ReadLoop {
             if var change {
                 if let refused = rate.follow(change) { emit(.warning(refused)) }
                 if let issue = sensitivity?.follow(change) {
-                    sensitivity = nil
                     if change == .watch {
+                        sensitivity = nil
                         schedule.stopWatching()
                         change = .rest
                         if let refused = rate.follow(change) { emit(.warning(refused)) }
+                        emit(.warning("\(issue); resting at the rest rate instead"))
+                    } else {
+                        // Its own value could not be given back: tried again at the next
+                        // change of pace.
+                        emit(.warning("\(issue); it may send only what moves past its sensitivity until it takes it"))
                     }
-                    emit(.warning("\(issue); resting at the rest rate instead"))
                 }
                 nextCheck = change == .watch ? ReadLoop.monotonic() + BufferSilence.watchCheckInterval : .infinity
                 unanswered = false
