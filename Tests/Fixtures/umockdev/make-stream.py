@@ -12,7 +12,7 @@ The device is held upright (0, -1024, 0) with +-3 counts of noise, turned to lan
 (-1024, 0, 0) for the middle third of the run and back: a tablet on a stand, turned twice.
 Timestamps: 1700000000 s + i / RATE (nanoseconds).
 
-Escaping (see make-scans.py and NOTES.md): bytes < 0x20 as '^' + chr(b + 64), '^' as "^`".
+Escaping (see make-scans.py and docs/umockdev.md): bytes < 0x20 as '^' + chr(b + 64), '^' as "^`".
 A data block cannot start with 0x20 (umockdev drops the blank before the data), so a sample
 whose first byte would be 0x20 (x & 0xF == 2) gets x + 1 instead: every scan keeps its own
 line and its own delay, and nothing shifts.

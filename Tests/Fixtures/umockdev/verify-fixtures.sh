@@ -1,5 +1,6 @@
 #!/bin/bash
-# Re-run every check recorded in NOTES.md (items 1, 2, 3, 6; item 5 is now scripts/compare-iio-sensor-proxy).
+# Check again the facts docs/umockdev.md gives: polled and buffered fixtures through
+# libiio, hot-plug through libudev, and what libiio makes of broken attributes.
 # Needs: umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev pkg-config gcc python3
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -10,7 +11,7 @@ cd "$HERE" || exit 1
 run() { echo "\$ $*"; "$@" 2>&1; echo "[rc=$?]"; }
 hex() { od -An -tx1 -v -w"$1" "$2"; }
 
-echo "### 1. polled-accel"
+echo "### polled-accel"
 run umockdev-run -d polled-accel.umockdev -- iio_info
 run umockdev-run -d polled-accel.umockdev -- iio_attr -c bmc150_accel accel_x raw
 run umockdev-run -d polled-accel.umockdev -- iio_attr -c iio:device0 accel_y scale
@@ -22,7 +23,7 @@ run umockdev-run -d polled-accel.umockdev -- sh -c "
   sleep 0.4; printf '777\n' > \"\$UMOCKDEV_DIR/sys/devices/platform/bmc150-accel.0/iio:device0/in_accel_x_raw\"
   wait; iio_attr -c bmc150_accel accel_x raw"
 
-echo "### 2. buffered-accel (le:s12/16>>4 x3 + le:s64 timestamp, 16-byte scans)"
+echo "### buffered-accel (le:s12/16>>4 x3 + le:s64 timestamp, 16-byte scans)"
 run ./make-scans.py s12le-ts 8 --expect
 run umockdev-run -d buffered-accel.umockdev -s /dev/iio:device0=buffered-accel.script -- sh -c "iio_readdev -u local: -b 4 -s 8 iio:device0 > $BIN/a.bin"
 hex 16 "$BIN/a.bin"
@@ -37,8 +38,8 @@ echo "--- same data as a plain file node (N: iio:device0=HEX): EOF -> EIO at onc
 sed "s/^N: iio:device0\$/N: iio:device0=$(./make-scans.py s12le-ts 8 --hex)/" buffered-accel.umockdev > "$BIN/hex.umockdev"
 run umockdev-run -d "$BIN/hex.umockdev" -- sh -c "S=\$(date +%s%3N); iio_readdev -u local: -b 4 -s 12 iio:device0 > $BIN/d.bin; echo readdev-rc=\$? after \$(( \$(date +%s%3N) - S )) ms; cmp $BIN/d.bin $BIN/a.bin && echo same-128-bytes"
 
-echo "### 3. hot-plug (libudev monitor sees remove then add)"
+echo "### hot-plug (libudev monitor sees remove then add)"
 for m in thread fork exec; do run timeout 10 umockdev-wrapper "$BIN/hotplug-test" $m polled-accel.umockdev; done
 
-echo "### 6. broken attributes"
+echo "### broken attributes"
 run umockdev-run -d broken-accel.umockdev -- "$BIN/iio-attr-probe"
