@@ -261,19 +261,19 @@ extension RealKernelTests {
         "a HID hub with a change sensitivity: given 0.6 m/s² at rest, it sends nothing while still (noise and all), has its own 0 back at the turn, reported as replay's; hung while still, its check a minute later finds it",
         .beyondTheCore)
     func watchingHub() throws {
-        // Portrait for 12 s, then landscape-left, with ±0.2 m/s² of noise throughout; the
-        // hub answers nothing from 66 s on.
+        // Portrait for 5 s, then landscape-left, with ±0.2 m/s² of noise throughout; the
+        // hub answers nothing from 58 s on.
         let g = 9.80665
         var text = "# orientd-recording 1\n# rate-hz: 50\ntime,x,y,z\n"
-        for i in 0..<(50 * 96) {
+        for i in 0..<(50 * 80) {
             let t = Double(i) / 50
             let noise = 0.2 * sin(Double(i) * 2.7)
-            let (x, y) = t < 12 ? (noise, -g) : (-g, noise)
+            let (x, y) = t < 5 ? (noise, -g) : (-g, noise)
             text += String(format: "%.3f,%.4f,%.4f,%.4f\n", t, x, y, 0.2 * cos(Double(i) * 1.3))
         }
         let scratch = try Scratch()
         let path = try scratch.write("watched.csv", text)
-        let play = try Guest.play(path, ["--buffered", "--fault", "hang@66+30"])
+        let play = try Guest.play(path, ["--buffered", "--fault", "hang@58+22"])
         try Self.expectSameAsReplay(path, play: play, replayOptions: ["--watching-sensor"])
         // The feeder's sensitivity changes, each with the reports sent so far.
         let changes = play.stderr.split(separator: "\n").filter { $0.contains(#""event":"sensitivity""#) }.compactMap {
@@ -285,16 +285,16 @@ extension RealKernelTests {
         }
         #expect(Array(changes.map(\.counts).prefix(3)) == [60, 0, 60], "set at rest, 0 at the turn, set again: \(play.stderr)")
         if changes.count >= 3 {
-            // The report that showed the turn, and none for 10 s of noise before it; none
-            // in the 50 s of noise after it either.
+            // The report that showed the turn, and none in the 3.5 s of noise before it;
+            // none in the 50 s of noise after it either.
             #expect(changes[1].reports - changes[0].reports <= 1, "sent while still: \(changes)")
             let summary = play.stderr.split(separator: "\n").last { $0.contains(#""event":"read""#) } ?? ""
             #expect(summary.contains(#""reports":\#(changes[2].reports),"#), "none after the turn's rest: \(summary)")
         }
-        // Watching from 13.5 s, the check at 73.5 s waits on the hung hub (uhid's and the
+        // Watching from 6.5 s, the check at 66.5 s waits on the hung hub (uhid's and the
         // driver's time-outs, 5 s each) and stalls it.
         let stalled = Self.sensorStates(play).first { $0.state == "stalled" }
-        #expect(stalled.map { $0.time >= 73 && $0.time <= 88 } == true, "stalled by the check: \(Self.sensorStates(play))")
+        #expect(stalled.map { $0.time >= 66 && $0.time <= 79 } == true, "stalled by the check: \(Self.sensorStates(play))")
         print("real kernel, \(Guest.name), a hub that watches: sensitivity changes \(changes), stalled at \(stalled?.time ?? -1) s")
     }
 

@@ -405,7 +405,8 @@ extension RealKernelTests {
 extension RealKernelTests {
     @Test(
         "adaptive rate: a still sensor is read twice a second (a buffered one slowed to 2 Hz by its driver), or not at all from a hub given a change sensitivity, and at the full rate again once it turns",
-        arguments: ["--buffered", "--buffered --no-sensitivity", "--poll"])
+        // A hub without a change sensitivity on Debian 12 alone, for CI's time.
+        arguments: Guest.isDefault ? ["--buffered", "--buffered --no-sensitivity", "--poll"] : ["--buffered", "--poll"])
     func quietWhenStill(readPath: String) throws {
         // Portrait for 12 s, then turned to landscape-left; the daemon under the shipped
         // unit, a subscriber consuming. Wake-ups: context switches of all its threads.
