@@ -73,6 +73,10 @@ public final class SharedService: Sendable {
         update { $0.processBase(sample) }
     }
 
+    public func baseWatching(_ watches: Bool) {
+        update { $0.baseWatching(watches) }
+    }
+
     public func attachBase(source: String, mountMatrix: MountMatrix) {
         update { $0.attachBase(source: source, mountMatrix: mountMatrix) }
     }

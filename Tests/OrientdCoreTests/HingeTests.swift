@@ -131,6 +131,25 @@ struct HingeTests {
         tracker.forgetBase()
         #expect(tracker.mode == nil && tracker.angle == nil, "the base sensor is gone")
     }
+
+    @Test("a base that watches for motion sends nothing while still: its latest reading is paired however old, until it stops watching")
+    func watchingBase() {
+        var tracker = HingeTracker()
+        let laptop = readings(120)
+        let tablet = readings(300)
+        tracker.base(laptop.base, at: 1.0)
+        tracker.baseWatching(true)
+        #expect(tracker.display(laptop.display, at: 1.1) == .laptop)
+        // A minute later the display folds back; the base has sent nothing since.
+        #expect(tracker.display(tablet.display, at: 61) == nil, "a jump waits for the next reading")
+        #expect(tracker.display(tablet.display, at: 61.02) == .tablet)
+        tracker.baseWatching(false)
+        #expect(tracker.display(tablet.display, at: 62) == nil, "no longer watching: the base reading is stale")
+        #expect(tracker.angle == nil)
+        tracker.baseWatching(true)
+        tracker.forgetBase()
+        #expect(!tracker.baseWatches, "a new base starts at the full rate")
+    }
 }
 
 @Suite("Tablet-mode switches together")

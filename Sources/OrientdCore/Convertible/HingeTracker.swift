@@ -8,7 +8,9 @@
 /// angle is what the next one is unwrapped against.
 ///
 /// The two sensors are read on their own clocks' ticks: each display reading is paired
-/// with the latest base reading (`base(_:at:)`, `display(_:at:)`), if that is recent.
+/// with the latest base reading (`base(_:at:)`, `display(_:at:)`), if that is recent, or
+/// if the base watches for motion itself (`AdaptiveRate`'s watch: it sends only what
+/// moved, so its latest reading holds until it sends another).
 public struct HingeTracker: Hashable, Sendable {
     public static let tabletAbove = 200.0
     public static let laptopBelow = 185.0
@@ -31,6 +33,8 @@ public struct HingeTracker: Hashable, Sendable {
     private var lastBase: Sample?
     /// An angle that jumped from the last one, waiting for the next reading to agree.
     private var jump: Double?
+    /// The base sensor watches for motion at rest: its latest reading stands however old.
+    public private(set) var baseWatches = false
 
     public init() {}
 
@@ -39,11 +43,17 @@ public struct HingeTracker: Hashable, Sendable {
         lastBase = Sample(time: time, acceleration: reading)
     }
 
+    /// The base sensor began or stopped watching for motion (its pace is, or is no
+    /// longer, `watch`).
+    public mutating func baseWatching(_ watches: Bool) {
+        baseWatches = watches
+    }
+
     /// A display reading (after its mount matrix), paired with the latest base reading;
     /// returns the mode when it changed. Without a recent base reading the angle is
     /// undefined and the mode holds.
     public mutating func display(_ reading: Vector3, at time: Double) -> DeviceMode? {
-        guard let lastBase, abs(time - lastBase.time) <= Self.pairingWindow else {
+        guard let lastBase, baseWatches || abs(time - lastBase.time) <= Self.pairingWindow else {
             angle = nil
             return nil
         }

@@ -140,6 +140,12 @@ public struct OrientationService: Sendable {
         hingeTracker.base(baseMountMatrix.apply(sample.acceleration), at: sample.time)
     }
 
+    /// The base accelerometer began or stopped watching for motion at rest: while it
+    /// watches, its latest reading is paired however old (`HingeTracker`).
+    public mutating func baseWatching(_ watches: Bool) {
+        hingeTracker.baseWatching(watches)
+    }
+
     /// The base accelerometer is gone, or no longer read: the hinge no longer answers.
     public mutating func detachBase() {
         base = nil

@@ -130,7 +130,10 @@ final class ConvertibleSources: Sendable {
                 service.post(.warning("the base accelerometer \(device) has sent nothing for \(Int(seconds)) s"))
             case .hung(let device, let seconds, _):
                 service.post(.warning("the base accelerometer " + BufferSilence.hungWarning(device, seconds: seconds)))
-            case .resumed, .waiting, .idle, .reading, .pace:
+            case .pace(_, let pace, _):
+                // A base that watches sends nothing while still: its last reading stands.
+                service.baseWatching(pace == .watch)
+            case .resumed, .waiting, .idle, .reading:
                 // Most machines have no base sensor: waiting for one is not news. Pausing
                 // is the display's news, said once by its reader.
                 break
