@@ -49,10 +49,8 @@ public enum LabelledReplay {
                 warning(issue)
             case .sample(let sample, let expect):
                 counts.samples += 1
-                if schedule.pace != .full, let last = lastTime {
-                    still.seconds += max(0, sample.time - last)
-                }
                 let resting = schedule.pace != .full
+                if resting, let last = lastTime { still.seconds += max(0, sample.time - last) }
                 lastTime = sample.time
                 let decision = schedule.admit(sample)
                 if resting && decision.isRead { still.reads += 1 }
