@@ -37,7 +37,7 @@ struct AdaptiveRateTests {
     }
 
     @Test("the first reading at rest that moved brings the full rate back, and is classified")
-    func motionWakes() {
+    func motionWakes() throws {
         var schedule = AdaptiveRate()
         _ = feed(&schedule, rest(roll: 0), from: 0, seconds: 5)
         #expect(schedule.pace == .rest)
@@ -45,7 +45,8 @@ struct AdaptiveRateTests {
         let turned = feed(&schedule, rest(roll: 6), from: 5, seconds: 1)
         let first = turned.first { $0.decision.isRead }
         #expect(first?.decision == .classify(paceChange: .full))
-        #expect(first.map { $0.time - 5 }.map { $0 < 0.5 } == true)
+        let delay = try #require(first).time - 5
+        #expect(delay < 0.5)
         let after = turned.drop { $0.decision != .classify(paceChange: .full) }.dropFirst()
         #expect(after.allSatisfy { $0.decision == .classify(paceChange: nil) }, "every sample after the wake is read")
         #expect(schedule.pace == .full)
@@ -66,7 +67,8 @@ struct AdaptiveRateTests {
             }
         }
         // 0.6 m/s² is 3.5° of turn: the eighth step (4°; 3.5° is 0.599 m/s²).
-        #expect(woke == 3 + 8 * 0.5)
+        let eighthStep: Double = 3 + 8 * 0.5
+        #expect(woke == eighthStep)
 
         var noisy = AdaptiveRate()
         _ = feed(&noisy, rest(roll: 0), from: 0, seconds: 3)
@@ -78,7 +80,7 @@ struct AdaptiveRateTests {
     }
 
     @Test("a turn at the full rate keeps it full until rest-after has passed since the last motion")
-    func staysFullWhileMoving() {
+    func staysFullWhileMoving() throws {
         var schedule = AdaptiveRate()
         var rests: [Double] = []
         for i in 0..<250 {
@@ -90,7 +92,8 @@ struct AdaptiveRateTests {
         // Every fourth reading is 4° past the anchor (over 0.6 m/s², 3.5°) and moves it;
         // the last is the turn's end at 2 s, so the rest comes 1.5 s after that.
         #expect(rests.count == 1)
-        #expect(rests.first.map { abs($0 - (2 + 1.5)) < 1e-9 } == true, "\(rests)")
+        let rested = try #require(rests.first)
+        #expect(abs(rested - 3.5) < 1e-9, "\(rests)")
     }
 
     @Test("a sensor slowed to the rest rate, sending on its own clock a little early, loses no reading")
@@ -166,7 +169,7 @@ struct WatchingSensorTests {
     }
 
     @Test("a turn from rest is read at its first sample past the sensitivity, and the full rate is back at the motion threshold")
-    func turnIsSeenAtOnce() {
+    func turnIsSeenAtOnce() throws {
         var p = AdaptiveRateParameters()
         p.changeSensitivity = 0.3
         var schedule = AdaptiveRate(parameters: p, sensorWatches: true)
@@ -175,30 +178,34 @@ struct WatchingSensorTests {
         let turn = feed(&schedule, from: 3, seconds: 1) { t in rest(roll: 30 * (t - 3)) }
         let read = turn.filter { $0.decision.isRead }
         let woke = turn.first { $0.decision == .classify(paceChange: .full) }
-        #expect(read.first.map { $0.time - 3 }.map { $0 < 0.1 } == true, "the sensor sent at once: \(read.prefix(3))")
+        let sent = try #require(read.first).time - 3
+        #expect(sent < 0.1, "the sensor sent at once: \(read.prefix(3))")
         #expect(read.first?.decision == .still, "past a 0.3 sensitivity, short of the 0.6 motion threshold")
-        #expect(woke.map { $0.time - 3 }.map { $0 < 0.15 } == true, "full rate 0.6 m/s² in: \(String(describing: woke))")
+        let full = try #require(woke).time - 3
+        #expect(full < 0.15, "full rate 0.6 m/s² in: \(full) s")
     }
 
     @Test("at the default sensitivity, the motion threshold, the first sample the sensor sends is motion")
-    func defaultSendsMotion() {
+    func defaultSendsMotion() throws {
         var schedule = AdaptiveRate(sensorWatches: true)
         _ = feed(&schedule, from: 0, seconds: 3) { _ in rest(roll: 0) }
         let turn = feed(&schedule, from: 3, seconds: 1) { t in rest(roll: 30 * (t - 3)) }
         let first = turn.first { $0.decision.isRead }
         #expect(first?.decision == .classify(paceChange: .full))
-        #expect(first.map { $0.time - 3 }.map { $0 < 0.15 } == true, "\(String(describing: first))")
+        let seen = try #require(first).time - 3
+        #expect(seen < 0.15, "seen \(seen) s into the turn")
     }
 
     @Test("a turn too slow for any one sample to cross the sensitivity still adds up, as the sensor compares with what it last sent")
-    func slowTurnAddsUp() {
+    func slowTurnAddsUp() throws {
         var schedule = AdaptiveRate(sensorWatches: true)
         _ = feed(&schedule, from: 0, seconds: 3) { _ in rest(roll: 0) }
         // 1° a second: 0.003 m/s² a sample at 50 Hz, a hundredth of the sensitivity.
         let turn = feed(&schedule, from: 3, seconds: 10) { t in rest(roll: t - 3) }
         let woke = turn.first { $0.decision == .classify(paceChange: .full) }
         // 0.6 m/s² is 3.5°: seen by 4.5 s of the turn.
-        #expect(woke.map { $0.time - 3 }.map { $0 > 3 && $0 < 4.5 } == true, "\(String(describing: woke))")
+        let seen = try #require(woke).time - 3
+        #expect(seen > 3 && seen < 4.5, "seen \(seen) s into the turn")
     }
 
     @Test("off where the sensor offers none, or with change-sensitivity 0, or the adaptive rate off: the rest rate")

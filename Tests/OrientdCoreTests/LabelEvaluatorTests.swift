@@ -120,7 +120,8 @@ struct StableLabelTests {
         #expect(f.holdSamples == 8 && f.matchingSamples == 3)
         #expect(f.spuriousChanges == 2, "to face-up and back")
         #expect(abs(f.heldSeconds - 0.6) < 1e-9, "0.5 s of portrait and 0.1 s of landscape-left")
-        #expect(try abs(#require(f.spuriousPerHour) - 2 / (0.6 / 3600)) < 1e-6)
+        let perHour: Double = 2 / (0.6 / 3600)
+        #expect(try abs(#require(f.spuriousPerHour) - perHour) < 1e-6)
         let twice = f + f
         #expect(twice.holds == 4 && twice.latencies.count == 2 && twice.heldSeconds == f.heldSeconds * 2)
         #expect(EvaluationFigures().accuracy == nil && EvaluationFigures().p95Latency == nil)
