@@ -129,4 +129,51 @@ struct StableLabelTests {
         spread.latencies = (1...100).map { Double($0) }
         #expect(spread.p95Latency == 95 && spread.medianLatency == 50)
     }
+
+    @Test("motion: changes while the label is '-', but the one that ends a turn within the bound before its hold")
+    func motion() throws {
+        // 0.1 s a row. Moving from 0.2 s to 1.0 s: a flash to face-up at 0.3 s and back at
+        // 0.5 s, then landscape-left at 0.8 s, 0.3 s before its hold at 1.1 s: the turn's.
+        let rows: [(PoseLabel?, D)] = [
+            (.pose(.portrait), .portrait), (.pose(.portrait), .portrait),
+            (nil, .portrait), (nil, .faceUp), (nil, .faceUp), (nil, .portrait), (nil, .portrait), (nil, .portrait),
+            (nil, .landscapeLeft), (nil, .landscapeLeft), (nil, .landscapeLeft),
+            (.pose(.landscapeLeft), .landscapeLeft), (.pose(.landscapeLeft), .landscapeLeft),
+        ]
+        let f = evaluate(rows).figures
+        #expect(abs(f.motionSeconds - 0.8) < 1e-9, "2.0–1.0 s")
+        #expect(f.motionChanges == 2, "to face-up and back; the turn to landscape-left is its hold's")
+        let perMinute = try #require(f.motionChangesPerMinute)
+        #expect(abs(perMinute - 150) < 1e-6)
+        // The same turn 0.4 s ahead of its hold is a change while moving, too.
+        let early = evaluate(Array(rows[0..<7]) + [(nil, .landscapeLeft)] + Array(rows[8...])).figures
+        #expect(early.motionChanges == 3)
+        #expect(EvaluationFigures().motionChangesPerMinute == nil)
+        #expect((f + f).motionChanges == 4 && (f + f).motionSeconds == f.motionSeconds * 2)
+    }
+
+    @Test("targets: each figure over its limit is named with its value; none without figures")
+    func targets() {
+        var device = EvaluationFigures()
+        device.holds = 10
+        device.latencies = Array(repeating: 0.1, count: 10)
+        device.heldSeconds = 3600
+        var screen = device
+        #expect(EvaluationTargets().crossings(device: device, screen: screen).isEmpty)
+        #expect(EvaluationTargets().crossings(device: EvaluationFigures(), screen: EvaluationFigures()).isEmpty)
+        device.missed = 1
+        device.spuriousChanges = 6
+        screen.latencies = Array(repeating: 0.26, count: 10)
+        screen.spuriousChanges = 2
+        screen.motionSeconds = 60
+        screen.motionChanges = 16
+        #expect(
+            EvaluationTargets().crossings(device: device, screen: screen) == [
+                "pose: 1 of 10 holds missed, at most 0",
+                "screen: p95 latency 260 ms, at most 250 ms",
+                "pose: 6 spurious changes per hour held, at most 5",
+                "screen: 2 spurious changes per hour held, at most 1",
+                "screen: 16 changes per minute of motion, at most 15",
+            ])
+    }
 }

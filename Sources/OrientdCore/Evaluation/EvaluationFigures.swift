@@ -17,10 +17,16 @@ public struct EvaluationFigures: Hashable, Sendable {
     public var spuriousChanges = 0
     /// Seconds of holds and `stable` stretches: the time during which the device was held.
     public var heldSeconds = 0.0
+    /// Seconds while the device moved (don't-care stretches), and the changes then: how
+    /// busy the screen is while the device is handled or turned.
+    public var motionSeconds = 0.0
+    public var motionChanges = 0
 
     public init() {}
 
     public init<State>(_ result: StretchEvaluator<State>.Result) {
+        motionSeconds = result.motionSeconds
+        motionChanges = result.motionChanges
         for stretch in result.stretches {
             heldSeconds += stretch.duration
             spuriousChanges += stretch.changesAfterSettling
@@ -41,6 +47,8 @@ public struct EvaluationFigures: Hashable, Sendable {
         sum.matchingSamples += b.matchingSamples
         sum.spuriousChanges += b.spuriousChanges
         sum.heldSeconds += b.heldSeconds
+        sum.motionSeconds += b.motionSeconds
+        sum.motionChanges += b.motionChanges
         return sum
     }
 
@@ -49,6 +57,9 @@ public struct EvaluationFigures: Hashable, Sendable {
 
     /// Spurious changes per hour of held time; nil when nothing was held.
     public var spuriousPerHour: Double? { heldSeconds > 0 ? Double(spuriousChanges) / (heldSeconds / 3600) : nil }
+
+    /// Changes per minute of motion; nil when nothing moved.
+    public var motionChangesPerMinute: Double? { motionSeconds > 0 ? Double(motionChanges) / (motionSeconds / 60) : nil }
 
     public var medianLatency: Double? { percentile(0.5) }
     public var p95Latency: Double? { percentile(0.95) }

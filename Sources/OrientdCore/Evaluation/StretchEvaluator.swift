@@ -58,6 +58,11 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
         public var stretches: [Stretch]
         public var violations: [Violation]
         public var changes: Int
+        /// Seconds of don't-care stretches (the device moving), and the changes in them
+        /// but those that arrive at the next hold's state less than the latency bound
+        /// before it begins: a turn reported as it ends belongs to the hold it ends in.
+        public var motionSeconds = 0.0
+        public var motionChanges = 0
         public var passed: Bool { violations.isEmpty }
         /// The largest latency over the holds that were reached.
         public var worstLatency: Double? { stretches.filter(\.isHold).compactMap(\.latency).max() }
@@ -115,10 +120,12 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
         var unsettling = Array(repeating: 0, count: stretches.count)
         var unstableReported = Set<Int>()
         var counted = Array(repeating: (samples: 0, matching: 0), count: stretches.count)
+        var motionChanges = 0
 
-        func nextLabel(after index: Int) -> Label? {
-            stretches[(index + 1)...].first { $0.label != nil }?.label ?? nil
+        func nextLabelled(after index: Int) -> Pending? {
+            stretches[(index + 1)...].first { $0.label != nil }
         }
+        func nextLabel(after index: Int) -> Label? { nextLabelled(after: index)?.label ?? nil }
         func name(_ state: State) -> String { describe(state) }
 
         for (sampleIndex, s) in samples.enumerated() {
@@ -130,6 +137,11 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
                 let before = previous
                 changes += 1
                 let target = stretch.label ?? nextLabel(after: i)
+                if stretch.label == nil {
+                    let next = nextLabelled(after: i)
+                    let endsTurn = next.map { $0.label?.state == s.state && $0.start - s.time <= latencyBound + 1e-9 } ?? false
+                    if !endsTurn { motionChanges += 1 }
+                }
                 let settled = stretch.label == .stable && s.time - stretch.start > latencyBound + 1e-9
                 if settled {
                     unsettling[i] += 1
@@ -162,8 +174,12 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
         }
 
         var results: [Stretch] = []
+        var motion = (seconds: 0.0, changes: motionChanges)
         for (i, stretch) in stretches.enumerated() {
-            guard let label = stretch.label else { continue }
+            guard let label = stretch.label else {
+                motion.seconds += stretch.end - stretch.start
+                continue
+            }
             let latency: Double? =
                 switch label {
                 case .stable: min(latencyBound, stretch.end - stretch.start)
@@ -193,7 +209,8 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
             }
         }
         violations.sort { $0.time < $1.time }
-        return Result(stretches: results, violations: violations, changes: changes)
+        return Result(
+            stretches: results, violations: violations, changes: changes, motionSeconds: motion.seconds, motionChanges: motion.changes)
     }
 }
 
