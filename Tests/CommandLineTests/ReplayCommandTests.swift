@@ -278,7 +278,7 @@ struct ReplayCommandTests {
             "--fast", "--speed", "--strict", "--supported", "--lock", "--natural", "--mount-matrix",
             "--magnitude-tolerance", "--filter-time-constant", "--disturbance-threshold", "--settle-time",
             "--hold-time", "--initial-hold-time", "--minimum-samples", "--rotation-hysteresis",
-            "--initial-margin", "--face-enter-tilt", "--face-exit-tilt", "--gap-reset", "Examples:",
+            "--initial-margin", "--face-enter-tilt", "--face-exit-tilt", "--gap-reset", "--flat-settle-time", "Examples:",
         ] {
             #expect(replay.stdout.contains(option), "replay --help lacks \(option)")
         }
@@ -302,5 +302,21 @@ struct EvaluateCommandTests {
         #expect(fail.stdout.contains("spurious change landscape-left → face-up"))
         #expect(fail.stdout.contains("face-down never reported"))
         #expect(fail.stdout.contains("1 passed, 1 failed"))
+    }
+
+    @Test("--targets judges the totals: met on the bundled recording of handling, crossed by a slower classifier")
+    func targets() throws {
+        let recording = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Recordings/lifted-and-turned-in-the-hand.csv").path
+        let met = try OrientdProcess.run(["evaluate", "--targets", recording])
+        #expect(met.status == 0, "\(met.stdout)")
+        #expect(met.stdout.contains("targets: all met"), "\(met.stdout)")
+        // A recording that fails its labels alone does not fail the targets; a p95 over
+        // 250 ms does, named.
+        let crossed = try OrientdProcess.run(["evaluate", "--table", "--targets", "--hold-time", "0.4", recording])
+        #expect(crossed.status == 1, "\(crossed.stdout)")
+        #expect(crossed.stdout.contains("target crossed: pose: p95 latency "), "\(crossed.stdout)")
+        #expect(crossed.stdout.contains(", at most 250 ms"), "\(crossed.stdout)")
+        #expect(crossed.stdout.contains("targets: 1 crossed"), "\(crossed.stdout)")
     }
 }

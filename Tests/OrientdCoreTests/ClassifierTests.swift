@@ -207,6 +207,53 @@ struct ClassifierTests {
         #expect(changes.map(\.1) == [.portrait])
     }
 
+    @Test("lifted off a table and turned round in the hand: no flash through the poses it passes on the way back to the last one")
+    func turnedRoundOffFlat() {
+        func lift(_ parameters: ClassifierParameters) -> [DeviceOrientation] {
+            var c = OrientationClassifier(parameters: parameters)
+            feed(&c, rest(roll: 0, tilt: 90), from: 0, duration: 1, rate: 50)
+            // Lifted by the far edge: upside-down for a quarter of a second, then round
+            // to portrait, the pose the screen still shows.
+            return
+                (feed(&c, rest(roll: 180, tilt: 40), from: 1, duration: 0.26, rate: 50)
+                + feed(&c, rest(roll: 0, tilt: 40), from: 1.26, duration: 1, rate: 50)).map(\.1)
+        }
+        #expect(lift(ClassifierParameters()) == [.portrait])
+        var off = ClassifierParameters()
+        off.flatSettleTime = 0
+        #expect(lift(off) == [.portraitUpsideDown, .portrait], "0 turns the wait off")
+    }
+
+    @Test("from flat into a pose other than the last: reported flat-settle-time after it lay flat; back to the last one at once")
+    func flatSettle() throws {
+        var c = OrientationClassifier()
+        feed(&c, rest(roll: 0, tilt: 90), from: 0, duration: 1, rate: 50)
+        let landscape = feed(&c, rest(roll: 90, tilt: 40), from: 1, duration: 1, rate: 50)
+        #expect(landscape.map(\.1) == [.landscapeLeft])
+        // The first reading off flat is at 1.0 s (the filter takes a reading or two more).
+        let late = try #require(landscape.first).0
+        #expect(late >= 1.3 && late <= 1.4, "reported at \(late) s")
+
+        feed(&c, rest(roll: 90, tilt: 90), from: 2, duration: 1, rate: 50)
+        #expect(c.orientation == .faceUp)
+        let back = feed(&c, rest(roll: 90, tilt: 40), from: 3, duration: 1, rate: 50)
+        #expect(back.map(\.1) == [.landscapeLeft])
+        let prompt = try #require(back.first).0
+        // The jump is a disturbance too: settle-time, then hold-time, and no more.
+        #expect(prompt <= 3.22 && prompt - 3 < late - 1, "the last upright pose again, at \(prompt) s")
+    }
+
+    @Test("after a pause in the readings (a sensor that watches at rest), the flat stretch ends at the first reading that is not flat")
+    func flatSettleAfterPause() throws {
+        var c = OrientationClassifier()
+        feed(&c, rest(roll: 0, tilt: 90), from: 0, duration: 1, rate: 50)
+        // Nothing for 5 s (over gap-reset), then the first reading is already upright.
+        let turned = feed(&c, rest(roll: 90, tilt: 40), from: 6, duration: 1, rate: 50)
+        let first = try #require(turned.first)
+        #expect(first.1 == .landscapeLeft)
+        #expect(first.0 >= 6.3 && first.0 <= 6.4, "reported at \(first.0) s")
+    }
+
     @Test("shaking never decides; once held still it does, promptly")
     func shaking() throws {
         var c = settled(in: 0)

@@ -69,6 +69,13 @@ public struct ClassifierParameters: Hashable, Sendable {
     /// change; the reported state stays.
     public var gapReset: Double = 1.5
 
+    /// Seconds. Leaving face-up or face-down for an upright pose other than the last one
+    /// reported waits until the device has not lain flat (tilt at or above
+    /// `faceEnterTilt`) for this long: a device lifted off a table and turned round in
+    /// the hand passes through poses nobody holds. Back to the last upright pose (picked
+    /// up to read as before) is not delayed. 0 turns it off.
+    public var flatSettleTime: Double = 0.3
+
     public init() {}
 
     /// A problem with a parameter value, naming the parameter.
@@ -87,7 +94,7 @@ public struct ClassifierParameters: Hashable, Sendable {
             ("settle-time", settleTime), ("hold-time", holdTime), ("initial-hold-time", initialHoldTime),
             ("minimum-samples", Double(minimumSamples)), ("rotation-hysteresis", rotationHysteresis),
             ("initial-margin", initialMargin), ("face-enter-tilt", faceEnterTilt), ("face-exit-tilt", faceExitTilt),
-            ("gap-reset", gapReset),
+            ("gap-reset", gapReset), ("flat-settle-time", flatSettleTime),
         ]
     }
 

@@ -18,7 +18,8 @@
 ///    face-up/face-down by tilt (enter and exit angles), upright poses by the direction
 ///    in the screen plane (a dead band around each diagonal), none at steep tilt;
 /// 5. a gate: the proposal must hold for `holdTime` over `minimumSamples` readings,
-///    with no disturbance in the last `settleTime`.
+///    with no disturbance in the last `settleTime`; leaving flat for an upright pose
+///    other than the last one also waits `flatSettleTime` after the device lay flat.
 ///
 /// No trigonometry per reading: the angles are turned into cosines once, at init.
 public struct OrientationClassifier: Sendable {
@@ -48,6 +49,14 @@ public struct OrientationClassifier: Sendable {
     private var candidate: DeviceOrientation = .unknown
     private var candidateSince = 0.0
     private var candidateCount = 0
+    /// The last upright pose reported: the natural one (portrait) until another is, as
+    /// the screen starts there.
+    private var lastUpright: DeviceOrientation = .portrait
+    /// The last reading at which the device lay flat, and whether the previous one did:
+    /// the flat stretch ends at the first reading that is not, however long after (the
+    /// adaptive rate leaves readings out at rest).
+    private var lastFlat = -Double.infinity
+    private var previousFlat = false
 
     public init(parameters: ClassifierParameters = ClassifierParameters()) {
         self.parameters = parameters
@@ -112,6 +121,10 @@ public struct OrientationClassifier: Sendable {
             hasFilter = true
         }
 
+        let flat = abs(filtered.z) >= faceEnterSine * filtered.length
+        if flat || previousFlat { lastFlat = t }
+        previousFlat = flat
+
         let proposal = propose(filtered)
         guard proposal != orientation else {
             candidate = orientation
@@ -128,11 +141,21 @@ public struct OrientationClassifier: Sendable {
         let hold = orientation == .unknown ? parameters.initialHoldTime : parameters.holdTime
         guard candidateCount >= parameters.minimumSamples,
             t - candidateSince >= hold,
-            t - lastDisturbance >= parameters.settleTime
+            t - lastDisturbance >= parameters.settleTime,
+            !isHandledOffFlat(proposal, at: t)
         else { return nil }
         orientation = proposal
+        if proposal.isUpright { lastUpright = proposal }
         candidateCount = 0
         return proposal
+    }
+
+    /// Whether an upright proposal from face-up or face-down comes too soon after the
+    /// device lay flat: lifted and turned round in the hand, it passes through upright
+    /// poses for a tenth of a second each (docs/classifier.md, "Steady in the hand").
+    private func isHandledOffFlat(_ proposal: DeviceOrientation, at t: Double) -> Bool {
+        (orientation == .faceUp || orientation == .faceDown) && proposal.isUpright && proposal != lastUpright
+            && t - lastFlat < parameters.flatSettleTime
     }
 
     private func isDisturbance(_ a: Vector3) -> Bool {

@@ -76,6 +76,12 @@ struct ClassifierOptions: ParsableArguments {
             discussion: "Example: --gap-reset 3 for a sensor that pauses.",
             valueName: "seconds"))
     var gapReset: Double?
+    @Option(
+        help: ArgumentHelp(
+            "From face-up or face-down, an upright pose other than the last one waits until the device has not lain flat for this long; 0 turns it off \(Self.default(\.flatSettleTime)).",
+            discussion: "For a hand that turns a device round slowly after lifting it. Example: --flat-settle-time 0.4",
+            valueName: "seconds"))
+    var flatSettleTime: Double?
     @OptionGroup var reading: AdaptiveRateOptions
 
     /// "(default: 0.12)": the help shows ClassifierParameters' own default, so it cannot
@@ -99,6 +105,7 @@ struct ClassifierOptions: ParsableArguments {
         if let faceEnterTilt { p.faceEnterTilt = faceEnterTilt }
         if let faceExitTilt { p.faceExitTilt = faceExitTilt }
         if let gapReset { p.gapReset = gapReset }
+        if let flatSettleTime { p.flatSettleTime = flatSettleTime }
         return p
     }
 
