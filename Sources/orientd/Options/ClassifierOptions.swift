@@ -79,7 +79,7 @@ struct ClassifierOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "From face-up or face-down, an upright pose other than the last one waits until the device has not lain flat for this long; 0 turns it off \(Self.default(\.flatSettleTime)).",
-            discussion: "For a hand that turns a device round slowly after lifting it. Example: --flat-settle-time 0.4",
+            discussion: "Example: --flat-settle-time 0.4 for a slower hand.",
             valueName: "seconds"))
     var flatSettleTime: Double?
     @OptionGroup var reading: AdaptiveRateOptions
