@@ -35,6 +35,7 @@ public struct OrientationClassifier: Sendable {
     private let switchCosine: Double
     private let initialCosine: Double
     private let faceEnterSine: Double
+    private let faceEnterSineSquared: Double
     private let faceExitSine: Double
     private let initialFaceSine: Double
 
@@ -70,6 +71,7 @@ public struct OrientationClassifier: Sendable {
         switchCosine = cos((45 - parameters.rotationHysteresis) * radians)
         initialCosine = cos((45 - parameters.initialMargin) * radians)
         faceEnterSine = sin(parameters.faceEnterTilt * radians)
+        faceEnterSineSquared = faceEnterSine * faceEnterSine
         faceExitSine = sin(parameters.faceExitTilt * radians)
         initialFaceSine = sin((parameters.faceEnterTilt + parameters.faceExitTilt) / 2 * radians)
     }
@@ -121,7 +123,8 @@ public struct OrientationClassifier: Sendable {
             hasFilter = true
         }
 
-        let flat = abs(filtered.z) >= faceEnterSine * filtered.length
+        // |sin tilt| ≥ sin(face-enter-tilt), squared: no square root per reading.
+        let flat = filtered.z * filtered.z >= faceEnterSineSquared * filtered.squaredLength
         if flat || previousFlat { lastFlat = t }
         previousFlat = flat
 

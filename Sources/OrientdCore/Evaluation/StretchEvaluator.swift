@@ -125,7 +125,6 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
         func nextLabelled(after index: Int) -> Pending? {
             stretches[(index + 1)...].first { $0.label != nil }
         }
-        func nextLabel(after index: Int) -> Label? { nextLabelled(after: index)?.label ?? nil }
         func name(_ state: State) -> String { describe(state) }
 
         for (sampleIndex, s) in samples.enumerated() {
@@ -136,9 +135,9 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
             if s.state != previous {
                 let before = previous
                 changes += 1
-                let target = stretch.label ?? nextLabel(after: i)
+                let next = stretch.label == nil ? nextLabelled(after: i) : nil
+                let target = stretch.label ?? next?.label
                 if stretch.label == nil {
-                    let next = nextLabelled(after: i)
                     let endsTurn = next.map { $0.label?.state == s.state && $0.start - s.time <= latencyBound + 1e-9 } ?? false
                     if !endsTurn { motionChanges += 1 }
                 }
@@ -174,10 +173,10 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
         }
 
         var results: [Stretch] = []
-        var motion = (seconds: 0.0, changes: motionChanges)
+        var motionSeconds = 0.0
         for (i, stretch) in stretches.enumerated() {
             guard let label = stretch.label else {
-                motion.seconds += stretch.end - stretch.start
+                motionSeconds += stretch.end - stretch.start
                 continue
             }
             let latency: Double? =
@@ -210,7 +209,7 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
         }
         violations.sort { $0.time < $1.time }
         return Result(
-            stretches: results, violations: violations, changes: changes, motionSeconds: motion.seconds, motionChanges: motion.changes)
+            stretches: results, violations: violations, changes: changes, motionSeconds: motionSeconds, motionChanges: motionChanges)
     }
 }
 

@@ -85,20 +85,17 @@ struct Evaluate: ParsableCommand {
             let result = verdict.device
             if !result.passed { failures += 1 }
             worst = max(worst, result.worstLatency ?? 0)
-            if table || targets {
-                let figures = (device: result.figures, screen: verdict.screen.figures)
-                totals = (totals.device + figures.device, totals.screen + figures.screen)
-                totalSamples = (
-                    totalSamples.all + verdict.samples, totalSamples.read + verdict.samplesRead,
-                    totalSamples.stillSeconds + verdict.stillSeconds, totalSamples.stillReads + verdict.stillReads
-                )
-                if table {
-                    print(
-                        FiguresTable.row(
-                            name: path, device: figures.device, screen: figures.screen, read: verdict.readShare,
-                            still: verdict.stillReadRate))
-                    continue
-                }
+            let figures = (device: result.figures, screen: verdict.screen.figures)
+            totals = (totals.device + figures.device, totals.screen + figures.screen)
+            totalSamples = (
+                totalSamples.all + verdict.samples, totalSamples.read + verdict.samplesRead,
+                totalSamples.stillSeconds + verdict.stillSeconds, totalSamples.stillReads + verdict.stillReads
+            )
+            if table {
+                print(
+                    FiguresTable.row(
+                        name: path, device: figures.device, screen: figures.screen, read: verdict.readShare, still: verdict.stillReadRate))
+                continue
             }
             let latency = result.worstLatency.map { "worst latency \(Int(($0 * 1000).rounded())) ms" } ?? "no stretch reached"
             print("\(result.passed ? "PASS" : "FAIL")  \(path): \(result.stretches.count) stretches, \(result.changes) changes, \(latency)")
