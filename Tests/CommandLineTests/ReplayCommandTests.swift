@@ -318,5 +318,10 @@ struct EvaluateCommandTests {
         #expect(crossed.stdout.contains("target crossed: pose: p95 latency "), "\(crossed.stdout)")
         #expect(crossed.stdout.contains(", at most 250 ms"), "\(crossed.stdout)")
         #expect(crossed.stdout.contains("targets: 1 crossed"), "\(crossed.stdout)")
+        // A recording that cannot be read leaves the targets unjudged, and fails.
+        let unread = try OrientdProcess.run(["evaluate", "--targets", recording, "/nonexistent/recording.csv"])
+        #expect(unread.status == 1, "\(unread.stdout)")
+        #expect(unread.stdout.contains("ERROR /nonexistent/recording.csv: cannot open recording"), "\(unread.stdout)")
+        #expect(unread.stdout.contains("targets: not judged: 1 recording could not be read"), "\(unread.stdout)")
     }
 }

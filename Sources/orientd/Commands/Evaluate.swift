@@ -54,6 +54,7 @@ struct Evaluate: ParsableCommand {
         let diagnostics = Diagnostics()
         let factory = PipelineFactory(policy: policy, classifier: classifier, mountMatrix: mountMatrix)
         var failures = 0
+        var unread = 0
         var worst = 0.0
         var totals = (device: EvaluationFigures(), screen: EvaluationFigures())
         var totalSamples = (all: 0, read: 0, stillSeconds: 0.0, stillReads: 0)
@@ -76,6 +77,7 @@ struct Evaluate: ParsableCommand {
             } catch {
                 print("ERROR \(path): \(error)")
                 failures += 1
+                unread += 1
                 continue
             }
             guard let verdict else {
@@ -117,6 +119,12 @@ struct Evaluate: ParsableCommand {
         guard targets else {
             if failures > 0 { throw ExitCode(ExitStatus.failure) }
             return
+        }
+        // A recording that could not be read is no figure at all: the totals would judge
+        // what is left, so the targets are not judged.
+        guard unread == 0 else {
+            print("targets: not judged: \(unread) recording\(unread == 1 ? "" : "s") could not be read")
+            throw ExitCode(ExitStatus.failure)
         }
         let crossed = EvaluationTargets().crossings(device: totals.device, screen: totals.screen)
         for line in crossed { print("target crossed: \(line)") }
