@@ -197,8 +197,11 @@ extension RealKernelTests {
             let parts = line.split(separator: " ").compactMap { Int($0) }
             return parts.count == 2 ? (parts[0], parts[1]) : nil
         }
-        let counted = answers.drop { $0.status != 0 }
-        // Each answer includes starting the `orientd ctl` process: some 150 ms under TCG.
+        // The first answer after the restart waits on the daemon's own start (1 s seen
+        // under load), not on the hub: from the second on.
+        let counted = answers.drop { $0.status != 0 }.dropFirst()
+        // Each answer includes starting the `orientd ctl` process: some 150 ms under TCG. A
+        // loop waiting on the hung write would answer after the driver's 5 s time-out.
         #expect(counted.count >= 30 && counted.allSatisfy { $0.status == 0 && $0.ms < 1000 }, "\(answers)")
         #expect(probe.stdout.contains("restarts: 0"), "\(probe.stdout)")
         let socketAnswers = try #require(
@@ -207,9 +210,12 @@ extension RealKernelTests {
             }, "\(play.stderr)")
         let asked = socketAnswers["asked"] as? Int ?? 0
         let slowest = socketAnswers["slowest"] as? Double ?? 99
+        let median = socketAnswers["median"] as? Double ?? 99
+        // Typically 20 ms, the slowest 0.06 s alone and 0.22 s with the host's two cores
+        // busy; blocked behind the hung write it would be the driver's 5 s time-out.
         #expect(
-            asked >= 100 && socketAnswers["answered"] as? Int == asked && slowest < 0.2,
-            "status asked 4 times a second, each answered within 0.2 s: \(socketAnswers)")
+            asked >= 100 && socketAnswers["answered"] as? Int == asked && median < 0.1 && slowest < 1,
+            "status asked 4 times a second, each answered within 1 s, half within 0.1 s: \(socketAnswers)")
         // While hung, doctor names it as the one problem, and does not wait on its reads.
         let doctor = try Self.doctorFound("hung")
         #expect(

@@ -17,12 +17,14 @@ extension RealKernelTests {
     static let noI2CStub = "\(Guest.name)'s kernel has no i2c-stub (CONFIG_I2C_STUB is unset in Debian's arm64 config)"
 
     @Test(
-        "each I2C chip's real driver: the live daemon prints what replay prints, within 0.3 s, polled as its buffer has no trigger",
+        "each I2C chip's real driver: the live daemon prints what replay prints, within 0.4 s, polled as its buffer has no trigger",
         .enabled(if: hasI2CStub, "\(noI2CStub)"), arguments: chips)
     func i2cSameEventsAsReplay(chip: String) throws {
         let path = Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path
         let play = try Guest.play(path, ["--driver", chip])
-        try Self.expectSameAsReplay(path, play: play)
+        // Polled, each reading comes as the guest's one emulated CPU gets to it: within
+        // 0.21 s of replay's as a rule, 0.37 s once (bmc150) with both host cores busy.
+        try Self.expectSameAsReplay(path, play: play, within: 0.4)
         let sensor = (play.events ?? []).filter { $0["event"] as? String == "sensor" }
         // The first sensor event is `attached`, or `reading` when the daemon attached
         // before play subscribed and then waited for a consumer.
