@@ -130,6 +130,8 @@ struct Tally {
     var partial: [UInt8] = []
 }
 var tallies = Array(repeating: Tally(), count: readers.count)
+let orientationPrefix = Array(#"{"event":"orientation""#.utf8)
+let hooksPrefix = Array(#"{"event":"hooks""#.utf8)
 var chunk = [UInt8](repeating: 0, count: 65536)
 var openReaders = Set(readers.indices)
 let started = monotonic()
@@ -147,25 +149,24 @@ while !openReaders.isEmpty {
         let n = recv(readers[i].descriptor.rawValue, &chunk, chunk.count, Int32(MSG_DONTWAIT))
         if n == 0 { openReaders.remove(i) }
         guard n > 0 else { continue }
-        // Whole lines are counted, the unfinished tail kept (no slice is held while the
-        // buffer changes, so nothing is copied).
-        var tally = tallies[i]
-        let bytes = tally.partial + chunk[0..<n]
-        var start = bytes.startIndex
-        while let newline = bytes[start...].firstIndex(of: 0x0a) {
-            let line = bytes[start..<newline]
-            tally.lines += 1
-            if line.starts(with: Array(#"{"event":"orientation""#.utf8)),
-                String(decoding: line, as: UTF8.self).contains(#""cause":"sensor""#)
-            {
-                tally.sensorEvents += 1
-            } else if line.starts(with: Array(#"{"event":"hooks""#.utf8)) {
-                tally.hooksEvents += 1
+        // Whole lines are counted, the unfinished tail kept, all in the reader's one
+        // buffer: a new array a read (`partial + chunk`, then a copy of its tail) grew
+        // this process by 0.7 MiB an hour of its own.
+        tallies[i].partial.append(contentsOf: chunk[0..<n])
+        var start = 0
+        tallies[i].partial.withUnsafeBufferPointer { bytes in
+            while let newline = bytes[start...].firstIndex(of: 0x0a) {
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<newline])
+                tallies[i].lines += 1
+                if line.starts(with: orientationPrefix), String(decoding: line, as: UTF8.self).contains(#""cause":"sensor""#) {
+                    tallies[i].sensorEvents += 1
+                } else if line.starts(with: hooksPrefix) {
+                    tallies[i].hooksEvents += 1
+                }
+                start = newline + 1
             }
-            start = newline + 1
         }
-        tally.partial = Array(bytes[start...])
-        tallies[i] = tally
+        tallies[i].partial.removeSubrange(0..<start)
     }
     let now = monotonic()
     // The start: everything set up and a minute of stream time through.
