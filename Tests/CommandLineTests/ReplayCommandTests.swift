@@ -278,7 +278,8 @@ struct ReplayCommandTests {
             "--fast", "--speed", "--strict", "--supported", "--lock", "--natural", "--mount-matrix",
             "--magnitude-tolerance", "--filter-time-constant", "--disturbance-threshold", "--settle-time",
             "--hold-time", "--initial-hold-time", "--minimum-samples", "--rotation-hysteresis",
-            "--initial-margin", "--face-enter-tilt", "--face-exit-tilt", "--gap-reset", "--flat-settle-time", "Examples:",
+            "--initial-margin", "--face-enter-tilt", "--face-exit-tilt", "--face-hold-time", "--face-sure-tilt", "--gap-reset",
+            "--flat-settle-time", "Examples:",
         ] {
             #expect(replay.stdout.contains(option), "replay --help lacks \(option)")
         }

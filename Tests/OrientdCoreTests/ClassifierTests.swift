@@ -186,6 +186,53 @@ struct ClassifierTests {
         #expect(feed(&c, rest(roll: 0, tilt: 85), from: 8, duration: 1, rate: 50).map(\.1) == [.faceUp])
     }
 
+    @Test("held steeply while walking, steps that tip it past face-enter-tilt for a quarter of a second never make it face-up")
+    func steepWalk() {
+        func walk(_ parameters: ClassifierParameters) -> [DeviceOrientation] {
+            var c = OrientationClassifier(parameters: parameters)
+            feed(&c, rest(roll: 0, tilt: 40), from: 0, duration: 1, rate: 50)
+            feed(&c, rest(roll: 0, tilt: 70), from: 1, duration: 1, rate: 50)
+            // Two steps a second, each tipping it from 70° to 81° for 0.24 s.
+            var changes: [(Double, DeviceOrientation)] = []
+            for step in 0..<20 {
+                let t = 2 + Double(step) * 0.5
+                changes += feed(&c, rest(roll: 0, tilt: 81), from: t, duration: 0.24, rate: 50)
+                changes += feed(&c, rest(roll: 0, tilt: 70), from: t + 0.24, duration: 0.26, rate: 50)
+            }
+            return changes.map(\.1)
+        }
+        #expect(walk(ClassifierParameters()) == [])
+        var off = ClassifierParameters()
+        off.faceHoldTime = 0
+        #expect(walk(off) == [.faceUp], "0 turns the longer hold off")
+    }
+
+    @Test("from upright, face-up after hold-time when laid flat, after face-hold-time at a tilt short of face-sure-tilt")
+    func faceHold() throws {
+        func faceUp(at tilt: Double) throws -> Double {
+            var c = settled(in: 0, tilt: 40)
+            let changes = feed(&c, rest(roll: 0, tilt: tilt), from: 1, duration: 1, rate: 50)
+            #expect(changes.map(\.1) == [.faceUp], "at \(tilt)°")
+            return try #require(changes.first).0 - 1
+        }
+        // The jump from 40° is a disturbance: settle-time, then the hold, and the filter's
+        // few readings.
+        let flat = try faceUp(at: 88)
+        #expect(flat >= 0.22 && flat < 0.3, "laid flat: face-up \(flat) s after")
+        let steep = try faceUp(at: 82)
+        #expect(steep >= flat + 0.15 && steep < 0.5, "at 82°: face-up \(steep) s after")
+        // Face-down alike, and from face-up to face-down (not from upright) at once.
+        let down = try {
+            var c = settled(in: 0, tilt: 40)
+            return try #require(feed(&c, rest(roll: 0, tilt: -82), from: 1, duration: 1, rate: 50).first)
+        }()
+        #expect(down.1 == .faceDown && down.0 - 1 >= 0.3, "\(down)")
+        var flipped = settled(in: 0, tilt: 85)
+        #expect(flipped.orientation == .faceUp)
+        let over = try #require(feed(&flipped, rest(roll: 0, tilt: -82), from: 1, duration: 1, rate: 50).first)
+        #expect(over.1 == .faceDown && over.0 - 1 < 0.3, "\(over)")
+    }
+
     @Test("picked up from a table: face-up straight to portrait, never through another pose")
     func pickUp() {
         var c = settled(in: 0, tilt: 90)
@@ -322,6 +369,11 @@ struct ClassifierTests {
         p = ClassifierParameters()
         p.vibrationFilter = -0.1
         #expect(throws: ClassifierParameters.InvalidParameter.self) { try p.validate() }
+        p = ClassifierParameters()
+        p.faceSureTilt = 91
+        #expect(throws: ClassifierParameters.InvalidParameter(name: "face-sure-tilt", message: "must be at most 90 degrees, got 91.0")) {
+            try p.validate()
+        }
     }
 
     /// Readings of a device in `roll`, each pushed `amplitude` m/s² off gravity by a

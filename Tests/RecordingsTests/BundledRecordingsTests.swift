@@ -92,6 +92,7 @@ struct DiscriminationTests {
         p.faceEnterTilt = 60
         p.faceExitTilt = 60
         p.flatSettleTime = 0
+        p.faceHoldTime = 0
         return p
     }()
 
@@ -109,10 +110,10 @@ struct DiscriminationTests {
     }
 
     /// The rule each recording of real-world trouble was made for, turned back to what it
-    /// was before: the vibration filter off, the face-up/face-down angles of 75°/65°, and
-    /// no wait after lying flat.
+    /// was before: the vibration filter off, the face-up/face-down angles of 75°/65°, no
+    /// wait after lying flat, and no longer hold into face-up short of face-sure-tilt.
     enum Regression: String, CaseIterable, Sendable {
-        case noVibrationFilter, faceAnglesOf75And65, noFlatSettle
+        case noVibrationFilter, faceAnglesOf75And65, noFlatSettle, noFaceHold
 
         var parameters: ClassifierParameters {
             var p = ClassifierParameters()
@@ -124,6 +125,8 @@ struct DiscriminationTests {
                 p.faceExitTilt = 65
             case .noFlatSettle:
                 p.flatSettleTime = 0
+            case .noFaceHold:
+                p.faceHoldTime = 0
             }
             return p
         }
@@ -136,6 +139,7 @@ struct DiscriminationTests {
             ("car-mount-rough-engine.csv", .noVibrationFilter),
             ("held-at-a-steep-tilt.csv", .faceAnglesOf75And65),
             ("lifted-and-turned-in-the-hand.csv", .noFlatSettle),
+            ("walked-reading-steeply.csv", .noFaceHold),
         ])
     func ruleIsNeeded(name: String, without rule: Regression) throws {
         let without = try Self.verdict(name, rule.parameters)

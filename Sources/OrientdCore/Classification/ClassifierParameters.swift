@@ -65,6 +65,17 @@ public struct ClassifierParameters: Hashable, Sendable {
     /// when the screen faces nearly up or down.
     public var faceExitTilt: Double = 55
 
+    /// Seconds. From an upright pose, face-up or face-down at a tilt short of
+    /// `faceSureTilt` must be proposed this long (instead of `holdTime`) before it is
+    /// reported: steps swing a device held steeply (60–76°) in a walking hand across
+    /// `faceEnterTilt` for a quarter of a second at a time. 0 turns it off.
+    public var faceHoldTime: Double = 0.3
+
+    /// Degrees of tilt from which face-up or face-down needs only `holdTime`: a device
+    /// laid down, or held flat, reads this flat at once. 90 makes `faceHoldTime` apply
+    /// to every tilt; at or below `faceEnterTilt`, to none.
+    public var faceSureTilt: Double = 86
+
     /// A gap between readings longer than this (s) resets the filter and any pending
     /// change; the reported state stays.
     public var gapReset: Double = 1.5
@@ -94,6 +105,7 @@ public struct ClassifierParameters: Hashable, Sendable {
             ("settle-time", settleTime), ("hold-time", holdTime), ("initial-hold-time", initialHoldTime),
             ("minimum-samples", Double(minimumSamples)), ("rotation-hysteresis", rotationHysteresis),
             ("initial-margin", initialMargin), ("face-enter-tilt", faceEnterTilt), ("face-exit-tilt", faceExitTilt),
+            ("face-hold-time", faceHoldTime), ("face-sure-tilt", faceSureTilt),
             ("gap-reset", gapReset), ("flat-settle-time", flatSettleTime),
         ]
     }
@@ -113,6 +125,7 @@ public struct ClassifierParameters: Hashable, Sendable {
         try check(rotationHysteresis < 45, "rotation-hysteresis", "must be below 45 degrees, got \(rotationHysteresis)")
         try check(initialMargin < 45, "initial-margin", "must be below 45 degrees, got \(initialMargin)")
         try check(faceEnterTilt <= 90, "face-enter-tilt", "must be at most 90 degrees, got \(faceEnterTilt)")
+        try check(faceSureTilt <= 90, "face-sure-tilt", "must be at most 90 degrees, got \(faceSureTilt)")
         try check(
             faceExitTilt <= faceEnterTilt, "face-exit-tilt",
             "must not exceed face-enter-tilt (\(faceEnterTilt)), got \(faceExitTilt)")

@@ -18,8 +18,10 @@
 ///    face-up/face-down by tilt (enter and exit angles), upright poses by the direction
 ///    in the screen plane (a dead band around each diagonal), none at steep tilt;
 /// 5. a gate: the proposal must hold for `holdTime` over `minimumSamples` readings,
-///    with no disturbance in the last `settleTime`; leaving flat for an upright pose
-///    other than the last one also waits `flatSettleTime` after the device lay flat.
+///    with no disturbance in the last `settleTime`; from upright to face-up or face-down
+///    short of `faceSureTilt` it must hold for `faceHoldTime`; leaving flat for an
+///    upright pose other than the last one also waits `flatSettleTime` after the device
+///    lay flat.
 ///
 /// No trigonometry per reading: the angles are turned into cosines once, at init.
 public struct OrientationClassifier: Sendable {
@@ -37,6 +39,7 @@ public struct OrientationClassifier: Sendable {
     private let faceEnterSine: Double
     private let faceEnterSineSquared: Double
     private let faceExitSine: Double
+    private let faceSureSineSquared: Double
     private let initialFaceSine: Double
 
     // State.
@@ -73,6 +76,8 @@ public struct OrientationClassifier: Sendable {
         faceEnterSine = sin(parameters.faceEnterTilt * radians)
         faceEnterSineSquared = faceEnterSine * faceEnterSine
         faceExitSine = sin(parameters.faceExitTilt * radians)
+        let faceSureSine = sin(parameters.faceSureTilt * radians)
+        faceSureSineSquared = faceSureSine * faceSureSine
         initialFaceSine = sin((parameters.faceEnterTilt + parameters.faceExitTilt) / 2 * radians)
     }
 
@@ -141,9 +146,8 @@ public struct OrientationClassifier: Sendable {
         } else {
             candidateCount += 1
         }
-        let hold = orientation == .unknown ? parameters.initialHoldTime : parameters.holdTime
         guard candidateCount >= parameters.minimumSamples,
-            t - candidateSince >= hold,
+            t - candidateSince >= hold(for: proposal),
             t - lastDisturbance >= parameters.settleTime,
             !isHandledOffFlat(proposal, at: t)
         else { return nil }
@@ -151,6 +155,21 @@ public struct OrientationClassifier: Sendable {
         if proposal.isUpright { lastUpright = proposal }
         candidateCount = 0
         return proposal
+    }
+
+    /// How long `proposal` must be proposed before it is reported. From upright to
+    /// face-up or face-down, a tilt short of `faceSureTilt` must hold for `faceHoldTime`:
+    /// steps swing a device held steeply in a walking hand across face-enter-tilt for a
+    /// quarter of a second at a time, while one laid down reads nearly flat at once.
+    @inline(__always)
+    private func hold(for proposal: DeviceOrientation) -> Double {
+        if orientation == .unknown { return parameters.initialHoldTime }
+        let toFace = orientation.isUpright && (proposal == .faceUp || proposal == .faceDown)
+        // |sin tilt| < sin(face-sure-tilt), squared.
+        if toFace, filtered.z * filtered.z < faceSureSineSquared * filtered.squaredLength {
+            return max(parameters.holdTime, parameters.faceHoldTime)
+        }
+        return parameters.holdTime
     }
 
     /// Whether an upright proposal from face-up or face-down comes too soon after the

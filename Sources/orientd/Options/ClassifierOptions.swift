@@ -72,6 +72,18 @@ struct ClassifierOptions: ParsableArguments {
     var faceExitTilt: Double?
     @Option(
         help: ArgumentHelp(
+            "From upright, face-up or face-down short of --face-sure-tilt must hold this long; 0 turns it off \(Self.default(\.faceHoldTime)).",
+            discussion: "Example: --face-hold-time 0.4 for a calmer walking hand.",
+            valueName: "seconds"))
+    var faceHoldTime: Double?
+    @Option(
+        help: ArgumentHelp(
+            "Tilt from which face-up or face-down needs only --hold-time \(Self.default(\.faceSureTilt)).",
+            discussion: "Example: --face-sure-tilt 90 to hold every tilt for --face-hold-time.",
+            valueName: "degrees"))
+    var faceSureTilt: Double?
+    @Option(
+        help: ArgumentHelp(
             "A gap between readings longer than this restarts the filter \(Self.default(\.gapReset)).",
             discussion: "Example: --gap-reset 3 for a sensor that pauses.",
             valueName: "seconds"))
@@ -104,6 +116,8 @@ struct ClassifierOptions: ParsableArguments {
         if let initialMargin { p.initialMargin = initialMargin }
         if let faceEnterTilt { p.faceEnterTilt = faceEnterTilt }
         if let faceExitTilt { p.faceExitTilt = faceExitTilt }
+        if let faceHoldTime { p.faceHoldTime = faceHoldTime }
+        if let faceSureTilt { p.faceSureTilt = faceSureTilt }
         if let gapReset { p.gapReset = gapReset }
         if let flatSettleTime { p.flatSettleTime = flatSettleTime }
         return p
