@@ -290,6 +290,27 @@ struct ClassifierTests {
         #expect(prompt <= 3.22 && prompt - 3 < late - 1, "the last upright pose again, at \(prompt) s")
     }
 
+    @Test("from flat into a pose other than the last: also reported no sooner than flat-settle-time after the last jolt")
+    func flatSettleAfterJolt() throws {
+        func turned(_ parameters: ClassifierParameters) throws -> (Double, DeviceOrientation) {
+            var c = OrientationClassifier(parameters: parameters)
+            feed(&c, rest(roll: 0, tilt: 90), from: 0, duration: 1, rate: 50)
+            // Lifted by the far edge (off flat at 1.0 s), then a jolt of the hand (25 m/s²
+            // readings up to 1.28 s), then held in landscape-left.
+            feed(&c, rest(roll: 180, tilt: 40), from: 1, duration: 0.2, rate: 50)
+            feed(&c, rest(roll: 90, tilt: 40, magnitude: 25), from: 1.2, duration: 0.1, rate: 50)
+            return try #require(feed(&c, rest(roll: 90, tilt: 40), from: 1.3, duration: 1, rate: 50).first)
+        }
+        let held = try turned(ClassifierParameters())
+        #expect(held.1 == .landscapeLeft)
+        #expect(held.0 >= 1.28 + 0.3 && held.0 <= 1.7, "reported at \(held.0) s")
+        var off = ClassifierParameters()
+        off.flatSettleTime = 0
+        let prompt = try turned(off)
+        // Then the turn itself, a disturbance too, with settle-time and hold-time.
+        #expect(prompt.1 == .landscapeLeft && prompt.0 <= 1.52 && prompt.0 < held.0, "0 turns the wait off: \(prompt.0) s")
+    }
+
     @Test("after a pause in the readings (a sensor that watches at rest), the flat stretch ends at the first reading that is not flat")
     func flatSettleAfterPause() throws {
         var c = OrientationClassifier()

@@ -81,10 +81,11 @@ public struct ClassifierParameters: Hashable, Sendable {
     public var gapReset: Double = 1.5
 
     /// Seconds. Leaving face-up or face-down for an upright pose other than the last one
-    /// reported waits until the device has not lain flat (tilt at or above
-    /// `faceEnterTilt`) for this long: a device lifted off a table and turned round in
-    /// the hand passes through poses nobody holds. Back to the last upright pose (picked
-    /// up to read as before) is not delayed. 0 turns it off.
+    /// reported waits until the device has neither lain flat (tilt at or above
+    /// `faceEnterTilt`) nor been jolted (a disturbance) for this long: a device lifted
+    /// off a table and turned round in the hand passes through poses nobody holds. Back
+    /// to the last upright pose (picked up to read as before) is not delayed. 0 turns it
+    /// off.
     public var flatSettleTime: Double = 0.3
 
     public init() {}

@@ -21,7 +21,7 @@
 ///    with no disturbance in the last `settleTime`; from upright to face-up or face-down
 ///    short of `faceSureTilt` it must hold for `faceHoldTime`; leaving flat for an
 ///    upright pose other than the last one also waits `flatSettleTime` after the device
-///    lay flat.
+///    lay flat and after the last disturbance.
 ///
 /// No trigonometry per reading: the angles are turned into cosines once, at init.
 public struct OrientationClassifier: Sendable {
@@ -173,11 +173,12 @@ public struct OrientationClassifier: Sendable {
     }
 
     /// Whether an upright proposal from face-up or face-down comes too soon after the
-    /// device lay flat: lifted and turned round in the hand, it passes through upright
-    /// poses for a tenth of a second each (docs/classifier.md, "Steady in the hand").
+    /// device lay flat, or after the jolt of being lifted: turned round in the hand, it
+    /// passes through upright poses for a tenth of a second each (docs/classifier.md,
+    /// "Steady in the hand").
     private func isHandledOffFlat(_ proposal: DeviceOrientation, at t: Double) -> Bool {
         (orientation == .faceUp || orientation == .faceDown) && proposal.isUpright && proposal != lastUpright
-            && t - lastFlat < parameters.flatSettleTime
+            && (t - lastFlat < parameters.flatSettleTime || t - lastDisturbance < parameters.flatSettleTime)
     }
 
     private func isDisturbance(_ a: Vector3) -> Bool {
