@@ -53,22 +53,24 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         // Adapters for live sensors: libiio devices and buffers, libudev discovery and
-        // hot-plug, libevdev for the tablet-mode switch, the threads that block on them.
+        // hot-plug, libevdev for the tablet-mode switch, the threads that block on them,
+        // and the daemon's source made of them (`SensorSource`).
         .target(
             name: "OrientdLinux",
             dependencies: [
-                "OrientdCore", "OrientdIO", "CIIO", "CUdev", "CEvdev",
+                "OrientdCore", "OrientdIO", "OrientdDaemon", "CIIO", "CUdev", "CEvdev",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: optimisedForSize),
         // signalfd, eventfd, pidfd, posix_spawn and mallopt, which Swift's Glibc module lacks.
         .systemLibrary(name: "CLinux"),
         // The daemon around the pipeline: the control loop, the socket and its clients,
-        // hooks, signals, the persisted lock, and the sources it runs (sensor, recording).
+        // hooks, signals, the persisted lock, and the recording source. It needs none of
+        // the sensor libraries: the live source is OrientdLinux's.
         .target(
             name: "OrientdDaemon",
             dependencies: [
-                "OrientdCore", "OrientdIO", "OrientdLinux", "CLinux",
+                "OrientdCore", "OrientdIO", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // The command line: one type per subcommand.

@@ -52,42 +52,27 @@ public final class SharedService: Sendable {
         update { $0.still(sample) }
     }
 
-    /// The display sensor's pace changed, or is known for the first time; nil while it
-    /// is not read.
-    public func setReadingRate(_ rate: ReadingRate?) {
-        update { $0.readingRate = rate }
+    /// An event of the display sensor's thread, applied under one lock (the service
+    /// decides what it means); one that leaves nothing to read ends the source.
+    public func report(_ event: SensorEvent<SensorAttachment>) {
+        var outcome = OrientationService.SourceOutcome.continues
+        update { outcome = $0.apply(event) }
+        if case .cannotContinue(let message) = outcome { finish(.failed(status: .unavailable, message: message)) }
     }
 
-    /// A sensor (again): a fresh classifier with its mount matrix; `line` is announced.
-    public func attach(source: String, mountMatrix: MountMatrix, event: SensorStateEvent?) {
-        update { $0.attach(source: source, mountMatrix: mountMatrix, event: event) }
+    /// An event of a convertible's base accelerometer.
+    public func reportBase(_ event: SensorEvent<SensorAttachment>) {
+        update { $0.applyBase(event) }
     }
 
-    /// The sensor is read again after a pause; `event` says so to subscribers.
-    public func resumeReading(event: SensorStateEvent) {
-        update { $0.resumeReading(event: event) }
+    /// An event of the tablet-mode switches.
+    public func reportSwitch(_ event: SwitchEvent) {
+        update { $0.applySwitch(event) }
     }
 
-    /// A reading of a convertible's base accelerometer, for the hinge angle.
-    public func processBase(_ sample: Sample) {
-        update { $0.processBase(sample) }
-    }
-
-    public func baseWatching(_ watches: Bool) {
-        update { $0.baseWatching(watches) }
-    }
-
-    public func attachBase(source: String, mountMatrix: MountMatrix) {
-        update { $0.attachBase(source: source, mountMatrix: mountMatrix) }
-    }
-
-    public func detachBase() {
-        update { $0.detachBase() }
-    }
-
-    /// A tablet-mode switch's position; nil when its device went away.
-    public func reportSwitch(_ device: String, _ mode: DeviceMode?) {
-        update { $0.reportSwitch(device, mode) }
+    /// The base accelerometer is no longer read: the service no longer wants it.
+    public func baseNoLongerRead() {
+        update { $0.baseNoLongerRead() }
     }
 
     public func post(_ item: OrientationService.Outgoing) {

@@ -3,18 +3,11 @@ import OrientdCore
 /// What orientd knows of one accelerometer once it has looked at it: what `orientd list`
 /// prints and what `run` reads with.
 public struct AccelerometerInfo: Sendable {
-    public enum ReadPath: String, Sendable {
-        /// Scans through the kernel buffer (`/dev/iio:deviceN`): no polling.
-        case buffered
-        /// `in_accel_*_raw` read at a fixed rate.
-        case polled
-    }
-
     public var candidate: AccelerometerCandidate
     public var calibration: AccelerometerCalibration
     public var mountMatrix: MountMatrix
     public var mountMatrixSource: MountMatrixSource
-    public var readPath: ReadPath
+    public var readPath: SensorReadPath
     /// Why a sensor with a buffer is polled, when it is.
     public var polledBecause: String?
     /// The sampling frequency in effect (set from `sampling_frequency_available` when the
@@ -29,4 +22,11 @@ public struct AccelerometerInfo: Sendable {
     public var issues: [AttributeIssue]
     /// Where it came from: a syspath, or a libiio URI for remote devices.
     public var location: String
+
+    /// What the service needs of it.
+    public var attachment: SensorAttachment {
+        SensorAttachment(
+            candidate: candidate, readPath: readPath, polledBecause: polledBecause, samplingFrequency: samplingFrequency,
+            mountMatrix: mountMatrix)
+    }
 }

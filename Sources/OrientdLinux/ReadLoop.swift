@@ -15,7 +15,7 @@ struct ReadLoop {
     let stop: WakeUp
     /// Whether to read the sensor now, and the doorbell that says it changed.
     let gate: ReadingGate
-    let emit: (SensorEvent) -> Void
+    let emit: (SensorEvent<AccelerometerInfo>) -> Void
     let start: Double
     var monitor: UdevMonitor?
     var udev: Udev?
@@ -34,7 +34,9 @@ struct ReadLoop {
     /// The `ACCEL_MOUNT_MATRIX` udev gave the device being read when it was opened.
     var mountMatrixProperty: String?
 
-    init(configuration: SensorReader.Configuration, stop: WakeUp, gate: ReadingGate, emit: @escaping (SensorEvent) -> Void) {
+    init(
+        configuration: SensorReader.Configuration, stop: WakeUp, gate: ReadingGate, emit: @escaping (SensorEvent<AccelerometerInfo>) -> Void
+    ) {
         self.configuration = configuration
         self.stop = stop
         self.gate = gate

@@ -68,7 +68,7 @@ public struct SensorReader: Sendable {
     /// once the loop and everything it opened (context, buffer, udev monitor) are
     /// closed, so whoever waits for the end can tear down after it.
     public func start(
-        _ handle: @escaping @Sendable (SensorEvent) -> Void, finished: @escaping @Sendable () -> Void = {}
+        _ handle: @escaping @Sendable (SensorEvent<AccelerometerInfo>) -> Void, finished: @escaping @Sendable () -> Void = {}
     ) {
         let configuration = configuration
         let stopSignal = stopSignal

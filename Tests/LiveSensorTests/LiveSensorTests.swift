@@ -7,15 +7,15 @@ import Testing
 /// returns true or `seconds` pass. Returns every event seen.
 func collect(
     _ configuration: SensorReader.Configuration, seconds: Double = 5,
-    _ handle: (SensorEvent) throws -> Bool = { _ in false }
-) async rethrows -> [SensorEvent] {
+    _ handle: (SensorEvent<AccelerometerInfo>) throws -> Bool = { _ in false }
+) async rethrows -> [SensorEvent<AccelerometerInfo>] {
     let reader = try! SensorReader(configuration: configuration)
     var iterator = reader.events().makeAsyncIterator()
     let timeout = Task {
         try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
         reader.stop()
     }
-    var events: [SensorEvent] = []
+    var events: [SensorEvent<AccelerometerInfo>] = []
     do {
         while let event = await iterator.next() {
             events.append(event)
@@ -31,7 +31,9 @@ func collect(
 
 /// Stops the reader and waits until its thread has ended (the stream finishes then), so
 /// nothing touches the testbed while it is torn down.
-private func finish(_ reader: SensorReader, _ iterator: inout AsyncStream<SensorEvent>.Iterator, _ timeout: Task<Void, Never>) async {
+private func finish(
+    _ reader: SensorReader, _ iterator: inout AsyncStream<SensorEvent<AccelerometerInfo>>.Iterator, _ timeout: Task<Void, Never>
+) async {
     reader.stop()
     while await iterator.next() != nil {}
     timeout.cancel()
@@ -40,8 +42,8 @@ private func finish(_ reader: SensorReader, _ iterator: inout AsyncStream<Sensor
 extension SensorReader {
     /// The reader's events as a stream, for the tests. Unbounded: a test must see every
     /// event, however slowly it reads.
-    func events() -> AsyncStream<SensorEvent> {
-        let (stream, continuation) = AsyncStream<SensorEvent>.makeStream(bufferingPolicy: .unbounded)
+    func events() -> AsyncStream<SensorEvent<AccelerometerInfo>> {
+        let (stream, continuation) = AsyncStream<SensorEvent<AccelerometerInfo>>.makeStream(bufferingPolicy: .unbounded)
         start({ continuation.yield($0) }, finished: { continuation.finish() })
         return stream
     }
@@ -56,7 +58,7 @@ func configuration(
         uri: nil, device: device, mountMatrixOverride: nil, rate: rate, adaptiveRate: adaptiveRate, forcePolling: poll, wait: wait)
 }
 
-extension SensorEvent {
+extension SensorEvent<AccelerometerInfo> {
     var attachedInfo: AccelerometerInfo? { if case .attached(let i) = self { i } else { nil } }
     var sample: Sample? { if case .sample(let s) = self { s } else { nil } }
     var warningText: String? { if case .warning(let w) = self { w } else { nil } }

@@ -31,7 +31,7 @@ final class LivePoses: Sendable {
         reader.start { [self] event in handle(event) }
     }
 
-    private func handle(_ event: SensorEvent) {
+    private func handle(_ event: SensorEvent<AccelerometerInfo>) {
         state.withLock { state in
             switch event {
             case .attached(let info): state.info = info

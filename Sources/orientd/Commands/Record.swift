@@ -94,7 +94,7 @@ private final class Recorder: Sendable {
         self.header = header
     }
 
-    func handle(_ event: SensorEvent) {
+    func handle(_ event: SensorEvent<AccelerometerInfo>) {
         state.withLock { state in
             guard state.status == nil else { return }
             do {

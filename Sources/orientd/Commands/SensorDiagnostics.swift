@@ -6,7 +6,7 @@ extension Diagnostics {
     /// Says on standard error what a sensor event means for people. Returns the status to
     /// end the command with when the event ends it (a failure, after saying what to do
     /// instead), nil when the command goes on.
-    func report(_ event: SensorEvent) -> ExitStatus? {
+    func report(_ event: SensorEvent<AccelerometerInfo>) -> ExitStatus? {
         switch event {
         case .lost(let device, let reason):
             warning("\(device) lost: \(reason); waiting for it to return")

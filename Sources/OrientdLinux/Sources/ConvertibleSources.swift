@@ -1,6 +1,6 @@
 import OrientdCore
+import OrientdDaemon
 import OrientdIO
-import OrientdLinux
 import Synchronization
 import SystemPackage
 
@@ -37,18 +37,7 @@ final class ConvertibleSources: Sendable {
 
     func start(into service: SharedService) {
         switches?.start { [self] event in
-            switch event {
-            case .attached(let found, let mode):
-                service.post(.note("tablet-mode switch \(found.node) (\(found.name)): \(mode.rawValue)"))
-                service.reportSwitch(found.id, mode)
-            case .toggled(let found, let mode):
-                service.reportSwitch(found.id, mode)
-            case .detached(let found, let reason):
-                service.post(.note("tablet-mode switch \(found.node) \(reason)"))
-                service.reportSwitch(found.id, nil)
-            case .warning(let message):
-                service.post(.warning(message))
-            }
+            service.reportSwitch(event)
             adjust(service)
         }
         adjust(service)
@@ -73,10 +62,7 @@ final class ConvertibleSources: Sendable {
             state.generation += 1
             return true
         }
-        if stoppedOne {
-            service.post(.note("the base accelerometer is no longer read: a tablet-mode switch answers, or rotate-in is always"))
-            service.detachBase()
-        }
+        if stoppedOne { service.baseNoLongerRead() }
     }
 
     /// Pauses or resumes the base accelerometer with the display's. The hinge needs no
@@ -114,34 +100,7 @@ final class ConvertibleSources: Sendable {
         }
         reader.start { [self] event in
             guard isCurrent(generation) else { return }
-            switch event {
-            case .sample(let sample), .still(let sample):
-                // The hinge needs the base's readings at rest too: it pairs them with the
-                // display's.
-                service.processBase(sample)
-            case .attached(let info):
-                service.attachBase(source: info.candidate.id, mountMatrix: info.mountMatrix)
-                service.post(
-                    .note("reading the base accelerometer \(info.candidate.id) (\(info.candidate.name ?? "unnamed")) for the hinge angle"))
-            case .lost(let device, let reason):
-                service.detachBase()
-                service.post(.note("the base accelerometer \(device) is lost: \(reason)"))
-            case .stalled(let device, let seconds, _):
-                service.post(.warning("the base accelerometer \(device) has sent nothing for \(Int(seconds)) s"))
-            case .hung(let device, let seconds, _):
-                service.post(.warning("the base accelerometer " + BufferSilence.hungWarning(device, seconds: seconds)))
-            case .pace(_, let pace, _):
-                // A base that watches sends nothing while still: its last reading stands.
-                service.baseWatching(pace == .watch)
-            case .resumed, .waiting, .idle, .reading:
-                // Most machines have no base sensor: waiting for one is not news. Pausing
-                // is the display's news, said once by its reader.
-                break
-            case .warning(let message):
-                service.post(.warning(message))
-            case .failed(let message):
-                service.post(.warning("the base accelerometer: \(message)"))
-            }
+            service.reportBase(event.map(\.attachment))
         }
         return reader
     }
