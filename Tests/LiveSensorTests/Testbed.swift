@@ -29,8 +29,12 @@ let umockdevPreloaded: Bool = {
 final class Testbed {
     private let bed: OpaquePointer
 
+    /// Its devices have no udev database, so orientd here and in the daemons the tests
+    /// start (which inherit the environment) must not wait for udevd to set them up. Set
+    /// beside umockdev's own `UMOCKDEV_DIR`, which `umockdev_testbed_new` sets the same way.
     init() {
         bed = OpaquePointer(umockdev_testbed_new())
+        setenv(Udev.waitVariable, "no", 1)
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(bed)) }

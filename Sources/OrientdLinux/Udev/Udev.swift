@@ -22,6 +22,10 @@ public final class Udev {
 
     deinit { udev_unref(pointer) }
 
+    /// The environment variable that, set to `no`, has devices used without waiting for
+    /// udevd to set them up.
+    public static let waitVariable = "ORIENTD_WAIT_FOR_UDEV"
+
     /// Every device of a subsystem (`iio`) that udev has initialized: where udevd runs, one
     /// whose rules it has not yet applied is left out, as the enumeration scans sysfs and
     /// would find it at once. udev marks a device initialized before its RUN programs
@@ -47,11 +51,11 @@ public final class Udev {
     }
 
     /// Whether udevd runs here, so every device gets set up by it before it is used
-    /// (libudev's test: its control socket exists). Not under umockdev (`UMOCKDEV_DIR`,
-    /// set by umockdev-run): its testbed has no udev database, so its devices never read
-    /// as set up, while the host's udevd may well run.
+    /// (libudev's test: its control socket exists). `ORIENTD_WAIT_FOR_UDEV=no` says it
+    /// does not for these devices: a test bed's fake sysfs (umockdev's) has no udev
+    /// database, so its devices never read as set up, while the host's udevd may run.
     var setsUpDevices: Bool {
-        if Environment.value("UMOCKDEV_DIR") != nil { return false }
+        if Environment.value(Self.waitVariable) == "no" { return false }
         guard let queue = udev_queue_new(pointer) else { return false }
         defer { udev_queue_unref(queue) }
         return udev_queue_get_udev_is_active(queue) > 0
