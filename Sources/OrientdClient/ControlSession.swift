@@ -280,5 +280,5 @@ final class ControlSession: Sendable {
         pending.answer?.resume(returning: .success(line))
     }
 
-    private static var now: Double { Pacer.monotonicNow() }
+    private static var now: Double { MonotonicClock.now }
 }

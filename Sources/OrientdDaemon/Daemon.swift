@@ -32,7 +32,7 @@ public final class Daemon {
     private let notifications: ServiceNotifications
     /// The hooks of the last batch that failed, and why: `status` says (`orientd doctor`).
     private var lastHookFailures: [(command: String, error: String)] = []
-    private let started = Pacer.monotonicNow()
+    private let started = MonotonicClock.now
     private var sourceName = ""
     private var sourceClockOrigin: Double?
     /// Set once; the loop ends when it is.
@@ -86,7 +86,7 @@ public final class Daemon {
         if source.readsOnDemand { sourceSetReading = { source.setReading($0) } }
         // Before the start, so a sensor nobody consumes is never read, not even briefly.
         updateDemand()
-        notifications.start(now: Pacer.monotonicNow())
+        notifications.start(now: MonotonicClock.now)
         source.start(into: shared)
         defer {
             shared.stop()
@@ -144,7 +144,7 @@ public final class Daemon {
         let deadline = [hooks.deadline, notifications.watchdogDeadline].compactMap({ $0 }).min()
         let readySlots: [(slot: Slot, events: PollEvents)]
         do {
-            readySlots = try watched.wait(timeout: deadline.map { $0 - Pacer.monotonicNow() })
+            readySlots = try watched.wait(timeout: deadline.map { $0 - MonotonicClock.now })
         } catch {
             diagnostics.warning("poll: \(error)")
             return
@@ -174,7 +174,7 @@ public final class Daemon {
             broadcastOutbox()
         }
         reportHooks()
-        notifications.keepAlive(now: Pacer.monotonicNow())
+        notifications.keepAlive(now: MonotonicClock.now)
         requests.releaseDeparted()
         subscribers.removeFinished()
         updateDemand()
@@ -260,7 +260,7 @@ public final class Daemon {
                     startFreed = true
                     process.returnFreedMemory()
                 }
-                if event.screenChanged { hooks.schedule(event, now: Pacer.monotonicNow()) }
+                if event.screenChanged { hooks.schedule(event, now: MonotonicClock.now) }
             case .lock(let event): broadcast(event.jsonLine)
             case .request(let event): broadcast(event.jsonLine)
             case .mode(let event): broadcast(event.jsonLine)
@@ -274,7 +274,7 @@ public final class Daemon {
     }
 
     private func reportHooks() {
-        guard let report = hooks.poll(now: Pacer.monotonicNow()) else { return }
+        guard let report = hooks.poll(now: MonotonicClock.now) else { return }
         let screen = report.event.screenType.rawValue
         for result in report.results {
             if let failure = result.failure {
@@ -315,14 +315,14 @@ public final class Daemon {
                 if let trouble = service.sensorTrouble {
                     // Now on the events' clock: the last reading's time stands still while
                     // a sensor is silent.
-                    let now = sourceClockOrigin.map { Pacer.monotonicNow() - $0 } ?? service.pipeline.lastTime
+                    let now = sourceClockOrigin.map { MonotonicClock.now - $0 } ?? service.pipeline.lastTime
                     json.add("sensor-trouble") { trouble.add(to: &$0, now: now) }
                 } else {
                     json.addNull("sensor-trouble")
                 }
                 json.add("socket", process.listener?.path)
                 json.add("state", configuration.stateFile?.path)
-                json.add("uptime", Pacer.monotonicNow() - started, decimals: 3)
+                json.add("uptime", MonotonicClock.now - started, decimals: 3)
                 if let origin = sourceClockOrigin { json.add("origin", origin) } else { json.addNull("origin") }
                 json.add("release", OrientdRelease.version)
                 json.add("version", OrientationEvent.schemaVersion)
@@ -344,7 +344,7 @@ public final class Daemon {
             while !hooks.isIdle {
                 var running = PollSet<Void>()
                 for fd in hooks.descriptors { running.watch(fd, for: .readable, as: ()) }
-                _ = try? running.wait(timeout: (hooks.deadline ?? Pacer.monotonicNow()) - Pacer.monotonicNow())
+                _ = try? running.wait(timeout: (hooks.deadline ?? MonotonicClock.now) - MonotonicClock.now)
                 reportHooks()
             }
         }

@@ -123,8 +123,8 @@ final class Subscribers {
     /// everything (it blocks for a reader that applies backpressure), the others what they
     /// take in that time. Then every client is closed.
     func drain(for seconds: Double) {
-        let giveUp = Pacer.monotonicNow() + seconds
-        while Pacer.monotonicNow() < giveUp {
+        let giveUp = MonotonicClock.now + seconds
+        while MonotonicClock.now < giveUp {
             let pending = ([standard] + clients).filter { !$0.isClosed && !$0.output.isEmpty && !$0.blockingWrites }
             if pending.isEmpty { break }
             var writable = PollSet<Void>()

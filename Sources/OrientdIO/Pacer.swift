@@ -18,28 +18,22 @@ public struct Pacer {
         self.speed = speed
     }
 
-    public static func monotonicNow() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
     /// Seconds until `streamTime` is due (negative when late), for a caller that waits
     /// on something else as well. The first call defines the start.
     public mutating func secondsUntil(_ streamTime: Double) -> Double {
         guard let origin else {
             self.origin = streamTime
-            startTime = Self.monotonicNow()
+            startTime = MonotonicClock.now
             return 0
         }
-        return startTime + (streamTime - origin) / speed - Self.monotonicNow()
+        return startTime + (streamTime - origin) / speed - MonotonicClock.now
     }
 
     /// Waits until `streamTime` is due. The first call defines the start.
     public mutating func wait(until streamTime: Double) {
         guard let origin else {
             self.origin = streamTime
-            startTime = Self.monotonicNow()
+            startTime = MonotonicClock.now
             return
         }
         let due = startTime + (streamTime - origin) / speed
@@ -48,7 +42,7 @@ public struct Pacer {
         #if canImport(Glibc)
             while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
         #else
-            let delay = due - Self.monotonicNow()
+            let delay = due - MonotonicClock.now
             if delay > 0 { usleep(UInt32(delay * 1e6)) }
         #endif
     }

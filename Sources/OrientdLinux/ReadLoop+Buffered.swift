@@ -43,13 +43,7 @@ extension ReadLoop {
         var nextCheck = Double.infinity
         var unanswered = false
         emit(.pace(device: scans.device.id, .full, hz: rate.current))
-        // The buffer wakes the reader for every scan (its watermark is 1, which the rest
-        // pace needs: BufferedScans), which would cost a wake-up per sample; reading at
-        // most every `batch` seconds keeps it to SamplingFrequency.readsPerSecond, for
-        // at most 50 ms of added delay. Not in the first half second, so the first event
-        // still comes as early as it can.
-        let batch = 1 / SamplingFrequency.readsPerSecond
-        let attached = ReadLoop.monotonic()
+        let attached = MonotonicClock.now
         var lastRead = -Double.infinity
         var silence = retrying ?? BufferSilence(now: attached)
         // The rate being written again while the buffer is silent (AttributeWrite).
@@ -59,50 +53,38 @@ extension ReadLoop {
         // The last read found nothing: wait for data in poll(2) before reading again.
         var drained = false
         while true {
-            let now = ReadLoop.monotonic()
+            let now = MonotonicClock.now
+            let reader = BufferWaits.Reader(
+                restReadingDue: schedule.due.map { start + $0 }, period: 1 / rate.current, sendsFasterThanRest: rate.sendsFasterThanRest,
+                drained: drained, pace: schedule.pace, opened: attached, lastRead: lastRead, silent: silence.isStalled || unanswered,
+                nextCheck: nextCheck)
             var readDirectly = false
-            if let due = schedule.due, rate.sendsFasterThanRest, !drained {
-                // At rest on a sensor that sends faster: wake one of its periods after the
-                // reading is due, when a scan from after it is in the buffer.
-                let wakeAt = start + due + 1 / rate.current
-                if now < wakeAt {
-                    let wake = wait(milliseconds: Int32(((wakeAt - now) * 1000).rounded(.up)))
-                    if wake.stop { return .stopped }
-                    if wake.hotPlug, let end = udevEnds(scans.device.id) { return end }
-                    if wake.gate, gateClosed() { return .paused }
+            switch BufferWaits.before(reader, now: now) {
+            case .readRestReading(let at):
+                if now < at {
+                    let wake = wait(milliseconds: BufferWaits.milliseconds(from: now, until: at))
+                    if let end = end(after: wake, reading: scans.device.id) { return end }
                     guard wake.timedOut else { continue }
                 }
                 readDirectly = true
-            } else if schedule.pace == .full, now - attached > 0.5, now - lastRead < batch {
-                // After waiting out the batch window the scans are most likely there: read
-                // at once, without another poll (one system call less per wake-up); if
-                // not, poll as usual.
-                let wake = wait(milliseconds: Int32(((batch - (now - lastRead)) * 1000).rounded(.up)))
-                if wake.stop { return .stopped }
-                if wake.hotPlug, let end = udevEnds(scans.device.id) { return end }
-                if wake.gate, gateClosed() { return .paused }
+            case .batch(let until):
+                // After the window the scans are most likely there: read at once, without
+                // another poll (one system call less per wake-up); if not, poll as usual.
+                let wake = wait(milliseconds: BufferWaits.milliseconds(from: now, until: until))
+                if let end = end(after: wake, reading: scans.device.id) { return end }
                 readDirectly = wake.timedOut
+            case .poll:
+                break
             }
             if !readDirectly {
-                let asked = ReadLoop.monotonic()
-                // Silence is checked each time the wait runs out: every second, and every
-                // 0.1 s while stalled, to act on a write's end and give the buffer up on time.
-                // Watching, nothing is due before the next check.
-                let timeout: Int32 =
-                    silence.isStalled || unanswered
-                    ? 100 : schedule.pace == .watch ? Int32(min(max((nextCheck - now) * 1000, 1), 3_600_000).rounded(.up)) : 1000
+                let asked = MonotonicClock.now
+                let timeout = BufferWaits.pollTimeout(reader, now: now)
                 let wake = wait(milliseconds: timeout, data: scans.descriptor)
                 if wake.interrupted { continue }
-                if wake.stop { return .stopped }
-                if wake.hotPlug, let end = udevEnds(scans.device.id) { return end }
-                if wake.gate, gateClosed() { return .paused }
+                if let end = end(after: wake, reading: scans.device.id) { return end }
                 if wake.data & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .failed("the buffer closed") }
                 guard wake.data & Int16(POLLIN) != 0 else {
-                    // A wait of a second at most that ends seconds late means this process did
-                    // not run: frozen for a suspend (whose drivers took 15 s on the real
-                    // kernel) or stopped. The sensor was asleep too; its silence counts
-                    // from now.
-                    if ReadLoop.monotonic() - asked > Double(timeout) / 1000 + 2 { silence.woke(at: ReadLoop.monotonic()) }
+                    if BufferWaits.slept(asked: asked, timeout: timeout, now: MonotonicClock.now) { silence.woke(at: MonotonicClock.now) }
                     if schedule.pace == .watch && !silence.isStalled && !unanswered {
                         // Silent as it should be, until a check. Read on this thread, and
                         // small: a thread a check cost its own wake-ups, and a page's buffer
@@ -110,11 +92,11 @@ extension ReadLoop {
                         // 10 s (uhid's and the driver's time-outs), once a minute while
                         // nothing moves anyway. An answer that slow (the HID driver then
                         // reads 0) is none.
-                        let now = ReadLoop.monotonic()
+                        let now = MonotonicClock.now
                         if now >= nextCheck, let sysfs {
                             silence.excuse(at: now)
                             let answer = SysfsFile.read(sysfs + "/in_accel_x_raw", limit: 64)
-                            let after = ReadLoop.monotonic()
+                            let after = MonotonicClock.now
                             nextCheck = after + BufferSilence.watchCheckInterval
                             if answer != nil && after - now < BufferSilence.hungAfter {
                                 silence.excuse(at: after)
@@ -134,28 +116,28 @@ extension ReadLoop {
                                     "\(why): the sensor answers nothing; waiting for it to send, and writing its rate "
                                         + "again now and then"))
                         }
-                        silence.applied(at: ReadLoop.monotonic(), taken: taken)
+                        silence.applied(at: MonotonicClock.now, taken: taken)
                     }
                     // A buffer that stays silent is stuck (a hung trigger, a sensor that
                     // lost its settings or stopped reporting): said once, and again when
                     // scans come back.
-                    switch silence.check(now: ReadLoop.monotonic(), rate: rate.current) {
+                    switch silence.check(now: MonotonicClock.now, rate: rate.current) {
                     case .wait: break
                     case .stall(let seconds):
-                        emit(.stalled(device: scans.device.id, seconds: seconds, time: ReadLoop.monotonic() - start))
+                        emit(.stalled(device: scans.device.id, seconds: seconds, time: MonotonicClock.now - start))
                         fallthrough
                     case .reapply:
                         reapplying = rate.startReapply(in: sysfs)
-                        if reapplying == nil { silence.applied(at: ReadLoop.monotonic(), taken: true) }
+                        if reapplying == nil { silence.applied(at: MonotonicClock.now, taken: true) }
                     case .hung(let seconds):
-                        emit(.hung(device: scans.device.id, seconds: seconds, time: ReadLoop.monotonic() - start))
+                        emit(.hung(device: scans.device.id, seconds: seconds, time: MonotonicClock.now - start))
                     case .giveUp:
                         return .bufferSilent(silence)
                     }
                     continue
                 }
             }
-            lastRead = ReadLoop.monotonic()
+            lastRead = MonotonicClock.now
             var change: AdaptiveRate.Pace?
             do {
                 let interval = 1 / rate.current
@@ -169,7 +151,7 @@ extension ReadLoop {
                                     device: scans.device.id, read: .buffered, because: "its buffer sends again", time: lastRead - start))
                         }
                     }
-                    let arrival = ReadLoop.monotonic() - start
+                    let arrival = MonotonicClock.now - start
                     // Without a timestamp channel the scans of one refill arrive together:
                     // space them at the sampling interval rather than give them one time.
                     let time =
@@ -192,7 +174,7 @@ extension ReadLoop {
             } catch {
                 // A read error (EIO, a garbled refill): retried with the same back-off
                 // and reports as the polled path.
-                if let report = bufferFailures.failed(at: ReadLoop.monotonic()) {
+                if let report = bufferFailures.failed(at: MonotonicClock.now) {
                     emit(.warning(ReadFailures.message(report, error: "\(error)", device: scans.device.id)))
                 }
                 if !sleepOrStop(seconds: bufferFailures.delay) { return .stopped }
@@ -218,7 +200,7 @@ extension ReadLoop {
                         emit(.warning("\(issue); it may send only what moves past its sensitivity until it takes it"))
                     }
                 }
-                nextCheck = change == .watch ? ReadLoop.monotonic() + BufferSilence.watchCheckInterval : .infinity
+                nextCheck = change == .watch ? MonotonicClock.now + BufferSilence.watchCheckInterval : .infinity
                 unanswered = false
                 emit(.pace(device: scans.device.id, change, hz: rate.current))
             }

@@ -19,7 +19,7 @@ extension ReadLoop {
         let interval = 1 / max(configuration.rate, 0.1)
         var schedule = AdaptiveRate(parameters: configuration.adaptiveRate)
         emit(.pace(device: device.id, .full, hz: configuration.rate))
-        var deadline = ReadLoop.monotonic()
+        var deadline = MonotonicClock.now
         var failures = ReadFailures(interval: interval)
         var slowReads = info.samplingFrequency.map {
             SlowPolledReads(interval: interval, available: info.samplingFrequencyAvailable, rate: $0)
@@ -27,12 +27,12 @@ extension ReadLoop {
         while true {
             var raw = (x: 0.0, y: 0.0, z: 0.0)
             var readError: IIOError?
-            let began = ReadLoop.monotonic()
+            let began = MonotonicClock.now
             switch axes.read() {
             case .success(let values): raw = values
             case .failure(let error): readError = error
             }
-            let now = ReadLoop.monotonic()
+            let now = MonotonicClock.now
             if readError == nil, let faster = slowReads?.observe(readTook: now - began), let setting = info.samplingFrequencySetting {
                 let from = slowReads?.rate ?? 0
                 switch setting.set(faster, on: device, read: AccelerometerDiscovery.attributeReader(device: device, udev: nil)) {
@@ -72,10 +72,8 @@ extension ReadLoop {
                 if deadline < now { deadline = now + delay }
             }
             if let until, deadline >= until { return .retryBuffer }
-            let wake = wait(milliseconds: Int32(max(0, (deadline - ReadLoop.monotonic()) * 1000).rounded(.up)))
-            if wake.stop { return .stopped }
-            if wake.hotPlug, let end = udevEnds(device.id) { return end }
-            if wake.gate, gateClosed() { return .paused }
+            let wake = wait(milliseconds: Int32(max(0, (deadline - MonotonicClock.now) * 1000).rounded(.up)))
+            if let end = end(after: wake, reading: device.id) { return end }
         }
     }
 }

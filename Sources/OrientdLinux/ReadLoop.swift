@@ -41,13 +41,7 @@ struct ReadLoop {
         self.stop = stop
         self.gate = gate
         self.emit = emit
-        start = configuration.origin ?? ReadLoop.monotonic()
-    }
-
-    static func monotonic() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        start = configuration.origin ?? MonotonicClock.now
     }
 
     var discovery: AccelerometerDiscovery {
@@ -121,7 +115,7 @@ struct ReadLoop {
         var interrupted: Bool
         var stop: Bool
         var hotPlug: Bool
-        /// The reading gate's doorbell rang: `gateClosed()` says what it means.
+        /// The reading gate's doorbell rang: `drainGate()` says what it means.
         var gate: Bool
         /// The data descriptor's returned events.
         var data: Int16
@@ -150,11 +144,22 @@ struct ReadLoop {
             gate: fds.2.revents != 0, data: fds.3.revents)
     }
 
-    /// After the gate's doorbell rang: silences it and says whether reading should stop.
+    /// What a wake-up means for reading `id`: asked to stop, udev ending the device
+    /// (`drainUdev(for:)`), or the gate closed (`drainGate()`); nil: read on.
+    mutating func end(after wake: Wake, reading id: String) -> ReadEnd? {
+        if wake.stop { return .stopped }
+        if wake.hotPlug, let end = drainUdev(for: id) { return end }
+        if wake.gate, drainGate() == .closed { return .paused }
+        return nil
+    }
+
+    enum GatePosition { case open, closed }
+
+    /// After the gate's doorbell rang: silences it, then reads where the gate stands.
     /// Drained before the flag is read, so a change made meanwhile rings again.
-    func gateClosed() -> Bool {
+    func drainGate() -> GatePosition {
         gate.doorbell.drain()
-        return !gate.isOpen
+        return gate.isOpen ? .open : .closed
     }
 
     /// Blocks until udev reports an IIO device added (or, without udev, a few seconds
@@ -167,7 +172,7 @@ struct ReadLoop {
             let wake = wait(milliseconds: -1)
             if wake.interrupted { continue }
             if wake.stop { return false }
-            if wake.gate { _ = gateClosed() }
+            if wake.gate { _ = drainGate() }
             while let event = monitor.receive() {
                 note(event)
                 if event.action == .add || event.action == .change { return true }
@@ -263,13 +268,13 @@ struct ReadLoop {
                         scans, info: info, polledInstead: given?.polledInstead ?? false,
                         retrying: given.map {
                             BufferSilence(
-                                retrying: $0.episode.lastScan, givenUp: $0.episode.givenUp, now: ReadLoop.monotonic(),
+                                retrying: $0.episode.lastScan, givenUp: $0.episode.givenUp, now: MonotonicClock.now,
                                 waiting: $0.patience)
                         })
                 case .polled(let axes):
                     readPolled(
                         axes, device: device, info: info,
-                        until: given.map { ReadLoop.monotonic() + BufferSilence.retryDelay(givenUp: $0.episode.givenUp) })
+                        until: given.map { MonotonicClock.now + BufferSilence.retryDelay(givenUp: $0.episode.givenUp) })
                 case nil: .paused
                 }
             given?.patience = 0
@@ -297,12 +302,12 @@ struct ReadLoop {
                 if let axes, case .success = axes.read() {
                     if given?.polledInstead == false {
                         given?.polledInstead = true
-                        let seconds = JSONLineWriter.number(ReadLoop.monotonic() - episode.lastScan, decimals: 1)
+                        let seconds = JSONLineWriter.number(MonotonicClock.now - episode.lastScan, decimals: 1)
                         emit(
                             .warning(
                                 "\(id): its buffer has sent nothing for \(seconds) s, though the sensor answers reads; "
                                     + "reading it polled until the buffer sends again"))
-                        emit(.reading(device: id, read: .polled, because: "its buffer sends nothing", time: ReadLoop.monotonic() - start))
+                        emit(.reading(device: id, read: .polled, because: "its buffer sends nothing", time: MonotonicClock.now - start))
                     }
                     reading = .polled(axes)
                 } else {
@@ -356,11 +361,11 @@ struct ReadLoop {
     /// watched, so an idle sensor costs no wake-up.
     private mutating func waitForGate(_ id: String) -> ReadEnd? {
         while true {
-            if !gateClosed() { return nil }
+            if drainGate() == .open { return nil }
             let wake = wait(milliseconds: -1)
             if wake.interrupted { continue }
             if wake.stop { return .stopped }
-            if wake.hotPlug, let end = udevEnds(id) { return end }
+            if wake.hotPlug, let end = drainUdev(for: id) { return end }
         }
     }
 
@@ -371,8 +376,8 @@ struct ReadLoop {
     /// again (an extra lost and attached on the real kernel, under load).
     private mutating func awaitUdev(on id: String) {
         guard let monitor, let udev else { return }
-        let deadline = ReadLoop.monotonic() + 10
-        while ReadLoop.monotonic() < deadline {
+        let deadline = MonotonicClock.now + 10
+        while MonotonicClock.now < deadline {
             // Read before the drain: once the queue is empty its events are all sent.
             let settled = udev.isSettled
             var removed = false
@@ -383,15 +388,15 @@ struct ReadLoop {
             if removed || settled { return }
             let wake = wait(milliseconds: 50)
             if wake.stop { return }
-            if wake.gate { _ = gateClosed() }
+            if wake.gate { _ = drainGate() }
         }
     }
 
-    /// Does what udev said end reading our device? It went away, or a `change` gave it
+    /// Drains udev's monitor, keeping track of what was removed and added (`note`), and
+    /// says whether what it said ends reading `id`: it went away, or a `change` gave it
     /// another mount matrix (`orientd calibrate --apply`, or a hwdb entry and `udevadm
-    /// trigger`): it is then opened again with it, no restart needed. Drains the
-    /// monitor, keeping track of what was removed and added.
-    mutating func udevEnds(_ id: String) -> ReadEnd? {
+    /// trigger`): it is then opened again with it, no restart needed.
+    mutating func drainUdev(for id: String) -> ReadEnd? {
         guard let monitor else { return nil }
         var end: ReadEnd?
         while let event = monitor.receive() {

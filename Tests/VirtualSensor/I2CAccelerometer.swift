@@ -57,13 +57,13 @@ final class I2CAccelerometer: PlayedAccelerometer {
         for (register, value) in chip.identity { try bus.write(chip: chip.address, register: register, bytes: [value]) }
         configuration = nil
         lastWritten = nil
-        try writeReading(index: 0, now: Pacer.monotonicNow())
+        try writeReading(index: 0, now: MonotonicClock.now)
         try bus.newDevice(name: chip.name, address: chip.address)
         // udevd loads the driver's module by the device's modalias and the driver core
         // probes it: moments on a machine, a second or two under TCG.
         let bound = "/sys/bus/i2c/devices/\(bus.number)-00\(hex(chip.address))/driver"
-        let deadline = Pacer.monotonicNow() + 15
-        while access(bound, F_OK) != 0 && Pacer.monotonicNow() < deadline { usleep(20_000) }
+        let deadline = MonotonicClock.now + 15
+        while access(bound, F_OK) != 0 && MonotonicClock.now < deadline { usleep(20_000) }
         guard access(bound, F_OK) == 0 else {
             try? bus.deleteDevice(address: chip.address)
             throw VirtualDeviceError(
@@ -71,9 +71,9 @@ final class I2CAccelerometer: PlayedAccelerometer {
         }
         plugged = true
         log(
-            #"{"event":"plugged","device":"\#(location.rawValue)","driver":"\#(chip.name)","time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#
+            #"{"event":"plugged","device":"\#(location.rawValue)","driver":"\#(chip.name)","time":\#(JSONLineWriter.number(MonotonicClock.now))}"#
         )
-        if startPolicy == .atPlug && !playback.hasStarted { begin(at: Pacer.monotonicNow()) }
+        if startPolicy == .atPlug && !playback.hasStarted { begin(at: MonotonicClock.now) }
     }
 
     func unplug() {
@@ -84,14 +84,14 @@ final class I2CAccelerometer: PlayedAccelerometer {
         } catch {
             log(#"{"event":"error","device":"\#(location.rawValue)","message":"unplugging: \#(error)"}"#)
         }
-        log(#"{"event":"unplugged","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#)
+        log(#"{"event":"unplugged","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(MonotonicClock.now))}"#)
     }
 
     func serveRequests() throws(VirtualDeviceError) {}
 
     func armIfDemanded() {
         armed = true
-        if !playback.hasStarted && startPolicy == .onDemand { begin(at: Pacer.monotonicNow()) }
+        if !playback.hasStarted && startPolicy == .onDemand { begin(at: MonotonicClock.now) }
     }
 
     private func begin(at now: Double) {
@@ -104,7 +104,7 @@ final class I2CAccelerometer: PlayedAccelerometer {
         let started = playback.hasStarted
         playback = next
         lastWritten = nil
-        if started { playback.begin(at: Pacer.monotonicNow()) }
+        if started { playback.begin(at: MonotonicClock.now) }
     }
 
     func tick(now: Double) throws(VirtualDeviceError) -> Double? {

@@ -94,7 +94,7 @@ extension VirtualSensorCommand {
             let hardware = VirtualHardware(log: printError)
             hardware.display = sensor
             var session = Session(socket: socket, statusEvery: statusEvery)
-            let plugged = Pacer.monotonicNow()
+            let plugged = MonotonicClock.now
             try sensor.plug()
             defer { hardware.unplugAll() }
             var finishedAt: Double?
@@ -147,7 +147,7 @@ extension VirtualSensorCommand {
             }
             // Live times count from the daemon's clock origin; the recording's from its
             // first sample, which was sent at `started`.
-            if statusEvery != nil { printError(session.statusAnswers(at: Pacer.monotonicNow())) }
+            if statusEvery != nil { printError(session.statusAnswers(at: MonotonicClock.now)) }
             let shift = origin - started + playback.firstTime
             let orientations = session.events.filter { $0.event == "orientation" }
             let firstEvent = orientations.first?.time.map { JSONLineWriter.number(origin + $0) } ?? "null"
@@ -214,7 +214,7 @@ struct Session {
                 try client.send("monitor")
                 try client.send("status")
                 self.client = client
-                connectedAt = Pacer.monotonicNow()
+                connectedAt = MonotonicClock.now
             } catch {
                 lastError = "\(error)"
             }
@@ -228,7 +228,7 @@ struct Session {
         for bytes in lines {
             guard let line = EventLine(bytes) else { continue }
             if line.reply == "status", self.origin != nil, let asked = statusAsked {
-                answerTimes.append(Pacer.monotonicNow() - asked)
+                answerTimes.append(MonotonicClock.now - asked)
                 statusAsked = nil
             } else if line.reply == "status" {
                 guard let origin = line.origin else {
@@ -241,7 +241,7 @@ struct Session {
         }
         if let every = statusEvery, origin != nil, statusAsked == nil, now - lastAsked >= every {
             do { try client.send("status") } catch { throw VirtualDeviceError("asking \(socket) for its status: \(error)") }
-            statusAsked = Pacer.monotonicNow()
+            statusAsked = MonotonicClock.now
             lastAsked = now
         }
     }

@@ -88,7 +88,7 @@ final class VirtualAccelerometer: PlayedAccelerometer {
     private static func hasSlept(since slept: inout Double?) -> Bool {
         var boot = timespec()
         clock_gettime(CLOCK_BOOTTIME, &boot)
-        let now = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9 - Pacer.monotonicNow()
+        let now = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9 - MonotonicClock.now
         defer { slept = now }
         return slept.map { now - $0 > 1 } ?? false
     }
@@ -104,15 +104,15 @@ final class VirtualAccelerometer: PlayedAccelerometer {
         properties = SensorHubReports.Properties()
         lastSentCounts = nil
         heldReads = []
-        log(#"{"event":"plugged","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#)
-        if startPolicy == .atPlug && !playback.hasStarted { begin(at: Pacer.monotonicNow()) }
+        log(#"{"event":"plugged","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(MonotonicClock.now))}"#)
+        if startPolicy == .atPlug && !playback.hasStarted { begin(at: MonotonicClock.now) }
     }
 
     func unplug() {
         guard let device else { return }
         device.destroy()
         self.device = nil
-        log(#"{"event":"unplugged","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#)
+        log(#"{"event":"unplugged","device":"\#(location.rawValue)","time":\#(JSONLineWriter.number(MonotonicClock.now))}"#)
     }
 
     var descriptor: FileDescriptor? { device?.descriptor }
@@ -124,7 +124,7 @@ final class VirtualAccelerometer: PlayedAccelerometer {
     func serveRequests() throws(VirtualDeviceError) {
         guard let device else { return }
         while let request = try device.nextRequest() {
-            if faultOn(.hang, at: Pacer.monotonicNow()) {
+            if faultOn(.hang, at: MonotonicClock.now) {
                 // Never answered: uhid lets the kernel's wait time out. A late answer would
                 // be dropped by uhid (its request id is gone), so none is sent after.
                 if case .getReport = request { unanswered += 1 } else if case .setReport = request { unanswered += 1 }
@@ -137,7 +137,7 @@ final class VirtualAccelerometer: PlayedAccelerometer {
                 } else if type == UHIDDevice.ReportType.input.rawValue && number == SensorHubReports.inputID {
                     demand()
                     if playback.hasStarted {
-                        try device.replyToGet(id: id, report: SensorHubReports.input(reading(at: Pacer.monotonicNow())))
+                        try device.replyToGet(id: id, report: SensorHubReports.input(reading(at: MonotonicClock.now)))
                         readsAnswered += 1
                     } else {
                         heldReads.append(id)
@@ -156,17 +156,17 @@ final class VirtualAccelerometer: PlayedAccelerometer {
                 }
                 if changed.reportInterval != properties.reportInterval {
                     log(
-                        #"{"event":"interval","device":"\#(location.rawValue)","milliseconds":\#(changed.reportInterval),"time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#
+                        #"{"event":"interval","device":"\#(location.rawValue)","milliseconds":\#(changed.reportInterval),"time":\#(JSONLineWriter.number(MonotonicClock.now))}"#
                     )
                 }
                 if changed.sensitivity != properties.sensitivity {
                     log(
-                        #"{"event":"sensitivity","device":"\#(location.rawValue)","counts":\#(changed.sensitivity),"reports":\#(reportsSent),"time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#
+                        #"{"event":"sensitivity","device":"\#(location.rawValue)","counts":\#(changed.sensitivity),"reports":\#(reportsSent),"time":\#(JSONLineWriter.number(MonotonicClock.now))}"#
                     )
                 }
                 if changed.powerOn != properties.powerOn || changed.reportingOn != properties.reportingOn {
                     log(
-                        #"{"event":"power","device":"\#(location.rawValue)","power":\#(changed.powerOn),"reporting":\#(changed.reportingOn),"time":\#(JSONLineWriter.number(Pacer.monotonicNow()))}"#
+                        #"{"event":"power","device":"\#(location.rawValue)","power":\#(changed.powerOn),"reporting":\#(changed.reportingOn),"time":\#(JSONLineWriter.number(MonotonicClock.now))}"#
                     )
                 }
                 properties = changed
@@ -180,13 +180,13 @@ final class VirtualAccelerometer: PlayedAccelerometer {
     /// A driver wants data: playing begins now if the owner allows.
     private func demand() {
         guard !playback.hasStarted, startPolicy == .onDemand, armed else { return }
-        begin(at: Pacer.monotonicNow())
+        begin(at: MonotonicClock.now)
     }
 
     /// Begins playing if a driver asked while the owner had not armed it yet.
     func armIfDemanded() {
         armed = true
-        if !playback.hasStarted && (!heldReads.isEmpty || streaming) { begin(at: Pacer.monotonicNow()) }
+        if !playback.hasStarted && (!heldReads.isEmpty || streaming) { begin(at: MonotonicClock.now) }
     }
 
     private func begin(at now: Double) {
@@ -206,7 +206,7 @@ final class VirtualAccelerometer: PlayedAccelerometer {
         let started = playback.hasStarted
         playback = next
         lastSent = nil
-        if started { playback.begin(at: Pacer.monotonicNow()) }
+        if started { playback.begin(at: MonotonicClock.now) }
     }
 
     /// Sends what is due at `now` and returns when something is next due (nil: nothing

@@ -49,7 +49,7 @@ final class VirtualHardware {
         let signalDescriptor = signalfd(-1, &signals, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
         defer { if signalDescriptor >= 0 { close(signalDescriptor) } }
         while !quit {
-            let now = Pacer.monotonicNow()
+            let now = MonotonicClock.now
             if shouldStop(now) { return }
             var next: Double?
             for sensor in accelerometers {
@@ -63,7 +63,7 @@ final class VirtualHardware {
             if signalDescriptor >= 0 { fds.append(pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0)) }
             // Wake at least every 50 ms, so `until` is checked and nothing waits on a
             // deadline that a request moved.
-            let wait = max(0, min(next.map { $0 - Pacer.monotonicNow() } ?? 0.05, 0.05))
+            let wait = max(0, min(next.map { $0 - MonotonicClock.now } ?? 0.05, 0.05))
             if poll(&fds, nfds_t(fds.count), Int32((wait * 1000).rounded(.up))) < 0 && errno != EINTR {
                 throw VirtualDeviceError("poll: \(Errno(rawValue: errno))")
             }
@@ -139,7 +139,7 @@ final class VirtualHardware {
                 log(message("\(error)"))
                 return
             }
-            let now = JSONLineWriter.number(Pacer.monotonicNow())
+            let now = JSONLineWriter.number(MonotonicClock.now)
             log(#"{"event":"playing","device":"\#(words[1])","file":"\#(words[2])","time":\#(now)}"#)
         case "quit":
             quit = true

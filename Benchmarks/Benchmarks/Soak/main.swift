@@ -21,12 +21,9 @@ let readerCount = getenv("SOAK_READERS").flatMap { Int(String(cString: $0)) } ??
 /// Stream seconds per wall second: an hour in 30 s.
 let speedup = getenv("SOAK_SPEEDUP").flatMap { Double(String(cString: $0)) } ?? 120
 let socketPath = "/tmp/orientd-soak-\(getpid()).sock"
-
-func monotonic() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-}
+let soakSensor = SensorAttachment(
+    candidate: AccelerometerCandidate(id: "soak0", name: "soak", label: nil, location: .display, locationSource: "none"),
+    readPath: .buffered, samplingFrequency: rate, mountMatrix: .identity)
 
 func residentKiB(_ field: String = "VmRSS:") -> Int {
     let fd = open("/proc/self/status", O_RDONLY)
@@ -62,17 +59,18 @@ final class SoakSource: SampleSource, Sendable {
                 return (Double(seed >> 11) / Double(1 << 53) - 0.5) * 0.4
             }
             let count = Int(streamSeconds * rate)
-            let begin = monotonic()
+            let begin = MonotonicClock.now
             for i in 0..<count {
                 if stopped.load(ordering: .relaxed) { break }
                 let t = Double(i) / rate
                 if i % 1000 == 0 {
-                    let ahead = t / speedup - (monotonic() - begin)
+                    let ahead = t / speedup - (MonotonicClock.now - begin)
                     if ahead > 0 { usleep(UInt32(ahead * 1e6)) }
                 }
                 if i > 0, i % Int(300 * rate) == 0 {
-                    service.post(.sensor(SensorStateEvent(.lost(reason: "removed"), device: "soak0", time: t)))
-                    service.attach(source: "soak0", mountMatrix: .identity, event: nil)
+                    // A hot-plug, reported as the sensor's thread reports one.
+                    service.report(.lost(device: "soak0", reason: "removed"))
+                    service.report(.attached(soakSensor))
                     hotPlugs.add(1, ordering: .relaxed)
                 }
                 let landscape = Int(t / 10) % 2 == 1
@@ -134,7 +132,7 @@ let orientationPrefix = Array(#"{"event":"orientation""#.utf8)
 let hooksPrefix = Array(#"{"event":"hooks""#.utf8)
 var chunk = [UInt8](repeating: 0, count: 65536)
 var openReaders = Set(readers.indices)
-let started = monotonic()
+let started = MonotonicClock.now
 var startRSS: Int?
 var commands = 0
 var trend: [Int] = []
@@ -168,7 +166,7 @@ while !openReaders.isEmpty {
         }
         tallies[i].partial.removeSubrange(0..<start)
     }
-    let now = monotonic()
+    let now = MonotonicClock.now
     // The start: everything set up and a minute of stream time through.
     if startRSS == nil, now - started > 60 / speedup { startRSS = residentKiB() }
     if Double(trend.count) * streamSeconds / speedup / 10 <= now - started {
@@ -184,7 +182,7 @@ while !openReaders.isEmpty {
     }
     if daemonDone.load(ordering: .acquiring) && openReaders.isEmpty { break }
 }
-let wall = monotonic() - started
+let wall = MonotonicClock.now - started
 let endRSS = residentKiB()
 unlink(socketPath)
 

@@ -15,7 +15,7 @@ public struct SensorSource: SampleSource {
     /// override does the display's.
     public init(configuration: SensorReader.Configuration, baseMountMatrix: MountMatrix? = nil) throws(Errno) {
         var display = configuration
-        display.origin = display.origin ?? Pacer.monotonicNow()
+        display.origin = display.origin ?? MonotonicClock.now
         var base = display
         base.location = .base
         base.device = nil

@@ -39,9 +39,9 @@ enum Tool {
         var output: [UInt8] = []
         try? writeEnd?.close()
         writeEnd = nil
-        let deadline = Double(seconds) + Pacer.monotonicNow()
+        let deadline = Double(seconds) + MonotonicClock.now
         while child.reap() == nil || readEnd != nil {
-            let left = deadline - Pacer.monotonicNow()
+            let left = deadline - MonotonicClock.now
             if left <= 0 {
                 child.kill()
                 throw Failure(description: "\(named) did not end within \(seconds) s")
