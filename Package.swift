@@ -90,6 +90,12 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["orientd", "OrientdCore", "OrientdDaemon", "OrientdClient", "OrientdTestSupport"]),
+        // The rotation scripts and the suggestion's notification against real compositors
+        // (sway, mutter, kwin), a real X server and mako: switched on by the
+        // real-counterpart tier (scripts/test --all).
+        .testTarget(name: "DesktopTests", dependencies: ["orientd", "OrientdTestSupport"]),
+        // The unit under a real systemd as PID 1 in a booted container (scripts/test --all).
+        .testTarget(name: "SystemdTests", dependencies: ["orientd", "OrientdTestSupport"]),
         // Live sensors against a umockdev testbed: the real libiio and libudev read a fake
         // sysfs and /dev. Runs under umockdev-wrapper (make test does that).
         .systemLibrary(

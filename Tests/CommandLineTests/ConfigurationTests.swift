@@ -7,8 +7,7 @@ import Testing
 
 @Suite("Configuration file")
 struct ConfigurationTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
 
     @Test("config check names every bad line, with run's own message for a bad value")
     func check() throws {

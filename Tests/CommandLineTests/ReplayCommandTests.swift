@@ -55,8 +55,7 @@ struct ReplayCommandTests {
         let off = try #require(try OrientdProcess.run(["replay", "--fast", "--watching-sensor", "--change-sensitivity", "0", path]).events)
         #expect(off.dropFirst().first?["time"] as? Double != time, "change-sensitivity 0: the rest rate again")
         // evaluate's table: samples read a second at rest, on the bundled turns from rest.
-        let recording = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Recordings/turned-after-lying-still.csv").path
+        let recording = Repository.root.appendingPathComponent("Recordings/turned-after-lying-still.csv").path
         func stillRate(_ extra: [String]) throws -> Double {
             let table = try OrientdProcess.run(["evaluate", "--table"] + extra + [recording])
             let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("total") })
@@ -307,8 +306,7 @@ struct EvaluateCommandTests {
 
     @Test("--targets judges the totals: met on the bundled recording of handling, crossed by a slower classifier")
     func targets() throws {
-        let recording = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Recordings/lifted-and-turned-in-the-hand.csv").path
+        let recording = Repository.root.appendingPathComponent("Recordings/lifted-and-turned-in-the-hand.csv").path
         let met = try OrientdProcess.run(["evaluate", "--targets", recording])
         #expect(met.status == 0, "\(met.stdout)")
         #expect(met.stdout.contains("targets: all met"), "\(met.stdout)")

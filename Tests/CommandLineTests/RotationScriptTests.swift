@@ -90,10 +90,9 @@ struct RotationScriptTests {
     /// The output the fakes' answers lead to: a built-in panel, listed after an external one.
     static let detectedOutput = "eDP-2"
 
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = Repository.root
 
-    static func hook(_ name: String) -> URL { repository.appendingPathComponent("hooks/\(name)") }
+    static func hook(_ name: String) -> URL { Repository.hook(name) }
 
     /// A recording that goes through all four screen orientations, then face-up (an event
     /// whose screen does not change).

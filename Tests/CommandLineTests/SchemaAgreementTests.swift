@@ -23,8 +23,7 @@ enum PythonJSONSchema {
 @Suite(.enabled(if: PythonJSONSchema.skipReason.isEmpty, "\(PythonJSONSchema.skipReason)"))
 struct SchemaAgreementTests {
     static let python = PythonJSONSchema.python
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
 
     /// Python's verdict on each line: true when jsonschema finds no error. The schema is
     /// checked against the 2020-12 meta-schema first.

@@ -2,6 +2,7 @@ import CUmockdev
 import Foundation
 import OrientdCore
 import OrientdLinux
+import OrientdTestSupport
 import Testing
 
 /// Whether this process runs with umockdev's preload library, without which a testbed
@@ -127,8 +128,7 @@ final class Testbed {
 }
 
 /// Tests/Fixtures/umockdev, where the device descriptions and scripts live.
-let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/umockdev")
+let fixtures = Repository.root.appendingPathComponent("Tests/Fixtures/umockdev")
 
 func fixture(_ name: String) throws -> String {
     try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)

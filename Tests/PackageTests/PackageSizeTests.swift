@@ -86,8 +86,7 @@ struct PackageSizeTests {
 
 /// `make deb` of this machine's own release (Debian 12), and where its packages went.
 enum PackageBuild {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let repository = Repository.root.path
     static let benchmark = "\(repository)/scripts/benchmark-size"
     static let counterpart = MissingCounterpart(
         programs: ["make", "dpkg-buildpackage", "dh", "dpkg-deb", "readelf"], needsRoot: false)

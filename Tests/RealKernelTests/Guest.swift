@@ -12,8 +12,7 @@ import OrientdTestSupport
 /// it goes to every `scripts/vm` call as `--dist` and `--arch`, and to make as DIST and
 /// ARCH, so the .deb and the feeder are that guest's own.
 enum Guest {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
     static let vm = repository.appendingPathComponent("scripts/vm").path
     static let environment = [
         "PATH": "/opt/swift/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin", "ORIENTD_VM_DIR": "/run/orientd-vm-tests",

@@ -18,8 +18,7 @@ public struct EventSchema: Sendable {
         "$defs", "minimum", "minLength",
     ]
 
-    public static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/events.schema.json").path
+    public static let path = Repository.root.appendingPathComponent("docs/events.schema.json").path
 
     /// The published schema, loaded once: a schema this validator cannot read is a
     /// failure of every check, with the reason.

@@ -17,7 +17,7 @@ struct RealX11Tests {
         return try OrientdProcess.run(
             [screen, screen == "landscape-primary" ? "portrait-primary" : "landscape-primary"],
             environment: ["DISPLAY": server.display, "PATH": "/usr/bin:/bin"].merging(environment) { $1 },
-            executable: RotationScriptTests.hook("orientd-rotate-x11"))
+            executable: Repository.hook("orientd-rotate-x11"))
     }
 
     @Test("the output is found in the real xrandr --query; a rotation the server refuses fails with xrandr's words")
@@ -53,7 +53,7 @@ struct RealX11Tests {
         let result = try OrientdProcess.run(
             ["portrait-primary", "landscape-primary"],
             environment: ["DISPLAY": "", "PATH": "/usr/bin:/bin", "ORIENTD_SCREEN": "portrait-primary", "ORIENTD_XRANDR": "normal"],
-            executable: RotationScriptTests.hook("orientd-rotate-x11"))
+            executable: Repository.hook("orientd-rotate-x11"))
         #expect(result.status == 1)
         #expect(result.stderr.contains("DISPLAY"), "\(result.stderr)")
     }

@@ -14,7 +14,7 @@ struct RealSystemdTests {
     )
     func bootedUnit() throws {
         let run = try OrientdProcess.run(
-            [RotationScriptTests.repository.appendingPathComponent("scripts/check-systemd-boot").path],
+            [Repository.root.appendingPathComponent("scripts/check-systemd-boot").path],
             environment: ["PATH": "/opt/swift/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin"],
             executable: URL(fileURLWithPath: "/bin/bash"))
         let failed =

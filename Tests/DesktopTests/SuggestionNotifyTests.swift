@@ -113,7 +113,7 @@ final class NotificationSession {
 
     var environment: [String: String] {
         let orientd = OrientdProcess.executable.deletingLastPathComponent().path
-        let hooks = RotationScriptTests.repository.appendingPathComponent("hooks").path
+        let hooks = Repository.root.appendingPathComponent("hooks").path
         return [
             "PATH": "\(orientd):\(hooks):/usr/bin:/bin", "HOME": runtime.path, "XDG_RUNTIME_DIR": runtime.path,
             "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime.path)/bus",

@@ -39,7 +39,7 @@ struct DesktopCompositorTests {
         arguments: HeadlessDesktop.Kind.allCases)
     func throughOrientd(kind: HeadlessDesktop.Kind) throws {
         let desktop = try HeadlessDesktop(kind)
-        let recording = RotationScriptTests.repository.appendingPathComponent("Recordings/quick-flick-rotations.csv").path
+        let recording = Repository.root.appendingPathComponent("Recordings/quick-flick-rotations.csv").path
         let run = try OrientdProcess.run(["replay", "--fast", "--exec", kind.hook.path, recording], environment: desktop.clientEnvironment)
         #expect(run.status == 0, "\(run.stderr)")
         let events = try #require(run.events)
@@ -104,7 +104,7 @@ final class HeadlessDesktop {
         /// mutter alone, and gnome-shell (mutter inside, with the shell's own services).
         case mutter, gnomeShell, kde
         var isGNOME: Bool { self != .kde }
-        var hook: URL { RotationScriptTests.hook(isGNOME ? "orientd-rotate-gnome" : "orientd-rotate-kde") }
+        var hook: URL { Repository.hook(isGNOME ? "orientd-rotate-gnome" : "orientd-rotate-kde") }
         var testDescription: String {
             switch self {
             case .mutter: "GNOME (mutter)"
@@ -381,10 +381,24 @@ final class HeadlessDesktop {
         return found
     }
 
-    /// The size of a screenshot of output `name`.
+    /// The size of a screenshot of output `name`. A capture that fails is asked for again,
+    /// up to three times a second apart: in CI, kwin once answered "No such object path"
+    /// for ScreenShot2 after its object had been introspected, and mutter's ScreenCast once
+    /// sent no stream; what is tested is the picture's aspect, not the capture service.
     func screenshot(of name: String) throws -> (width: Int, height: Int) {
-        let helper = RotationScriptTests.repository.appendingPathComponent("Tests/Fixtures/screen/desktop-screenshot").path
-        let size = try run([helper, kind.isGNOME ? "gnome" : "kde", name]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let helper = Repository.root.appendingPathComponent("Tests/Fixtures/screen/desktop-screenshot").path
+        var failures: [String] = []
+        var printed: String?
+        while printed == nil {
+            do {
+                printed = try run([helper, kind.isGNOME ? "gnome" : "kde", name])
+            } catch {
+                failures.append("\(error)")
+                if failures.count == 3 { throw Failure(description: "no screenshot of \(name) in 3 tries: \(failures)") }
+                sleep(1)
+            }
+        }
+        let size = (printed ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let numbers = size.split(separator: "x").compactMap { Int($0) }
         guard numbers.count == 2 else { throw Failure(description: "the screenshot helper printed \(size)") }
         return (numbers[0], numbers[1])

@@ -120,7 +120,7 @@ struct SwayCompositorTests {
         }
     }
 
-    func hook(_ name: String) -> URL { RotationScriptTests.hook(name) }
+    func hook(_ name: String) -> URL { Repository.hook(name) }
 }
 
 /// A script in stream mode, fed one line at a time.
@@ -190,7 +190,7 @@ final class NestedSway {
         if getuid() == 0 { chown(runtime.path, 65534, 65534) }  // nobody
         let marker = runtime.appendingPathComponent("marker.png")
         try FileManager.default.copyItem(
-            at: RotationScriptTests.repository.appendingPathComponent("Tests/Fixtures/screen/marker.png"), to: marker)
+            at: Repository.root.appendingPathComponent("Tests/Fixtures/screen/marker.png"), to: marker)
         let outerConfig = runtime.appendingPathComponent("outer.config")
         try "output * bg #000000 solid_color\n".write(to: outerConfig, atomically: true, encoding: .utf8)
         let innerConfig = runtime.appendingPathComponent("inner.config")
