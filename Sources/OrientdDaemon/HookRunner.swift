@@ -1,5 +1,6 @@
 import Glibc
 import OrientdCore
+import OrientdIO
 import SystemPackage
 
 /// Runs the `--exec` hooks for each screen orientation change, off the classification

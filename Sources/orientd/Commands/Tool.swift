@@ -1,5 +1,4 @@
 import Glibc
-import OrientdDaemon
 import OrientdIO
 import SystemPackage
 

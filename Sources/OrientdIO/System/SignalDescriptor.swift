@@ -1,6 +1,5 @@
 import CLinux
 import Glibc
-import OrientdIO
 import SystemPackage
 
 /// Signals as readable data: the daemon blocks them and reads them from a signalfd in its

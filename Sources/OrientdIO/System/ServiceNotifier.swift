@@ -1,5 +1,4 @@
 import Glibc
-import OrientdIO
 import SystemPackage
 
 /// systemd's notify protocol (sd_notify(3)), written directly: one datagram per message

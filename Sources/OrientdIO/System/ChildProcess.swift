@@ -1,6 +1,5 @@
 import CLinux
 import Glibc
-import OrientdIO
 import SystemPackage
 
 /// A child process: started with posix_spawnp (no shell), watched through a pidfd that
