@@ -116,6 +116,29 @@ struct HingeTests {
         #expect(tracker.update(base: laptop.base, display: laptop.display) == .laptop, "a real jump (carried, then opened) is taken")
     }
 
+    @Test("a quick fold: the display's new readings paired with one base reading from before are not believed, however many agree")
+    func staleBase() {
+        var tracker = HingeTracker()
+        // Tent, as the umockdev convertible test poses it: the base on its edge.
+        let tent = readings(300, pitch: 240)
+        tracker.base(tent.base, at: 1.0)
+        #expect(tracker.display(tent.display, at: 1.02) == .tablet)
+        // Folded flat within a reading; the base, read at its rest rate, last read at 1.9.
+        tracker.base(tent.base, at: 1.9)
+        let folded = readings(355, pitch: 180)
+        for t in [2.0, 2.02, 2.04, 2.06] {
+            #expect(tracker.display(folded.display, at: t) == nil, "paired with the base from before: 55°, not believed")
+        }
+        #expect(tracker.angle.map { abs($0 - 300) < 1e-6 } == true, "the angle stays the last believed")
+        tracker.base(folded.base, at: 2.1)
+        #expect(tracker.display(folded.display, at: 2.12) == nil, "the real angle, a jump from 300°")
+        #expect(tracker.display(folded.display, at: 2.14) == nil, "the same base reading does not confirm it")
+        tracker.base(folded.base, at: 2.3)
+        #expect(tracker.display(folded.display, at: 2.32) == nil, "confirmed by another base reading; still tablet")
+        #expect(tracker.mode == .tablet)
+        #expect(tracker.angle.map { abs($0 - 355) < 1e-6 } == true, "355°, not 0°: the fold was followed")
+    }
+
     @Test("a display reading is paired with the latest base reading only while it is recent")
     func pairing() {
         var tracker = HingeTracker()

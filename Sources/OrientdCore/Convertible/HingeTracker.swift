@@ -18,9 +18,12 @@ public struct HingeTracker: Hashable, Sendable {
     /// since, and a stale pair would give an angle the hinge never had.
     public static let pairingWindow = 0.25
     /// An angle further than this from the last one is a jump no hinge makes between
-    /// two readings: taken only once the next reading agrees with it (within
-    /// `jumpAgreement`). One pair read while the machine was jolted, or a display
-    /// reading paired with a base reading from before a quick fold, is not believed.
+    /// two readings: taken only once the next pair agrees with it (within
+    /// `jumpAgreement`) and was made with another base reading (unless the base watches:
+    /// its reading stands). One pair read while the machine was jolted is not believed,
+    /// nor the display's readings paired with one base reading from before a quick fold,
+    /// however many agree: believed, that angle would be what the next one is unwrapped
+    /// against, and a fold to 355° would read as 0°, a laptop, for good.
     public static let jumpLimit = 45.0
     public static let jumpAgreement = 10.0
 
@@ -31,8 +34,14 @@ public struct HingeTracker: Hashable, Sendable {
     private var lastDefined: Double?
     /// The latest base reading, after its mount matrix.
     private var lastBase: Sample?
-    /// An angle that jumped from the last one, waiting for the next reading to agree.
-    private var jump: Double?
+    /// An angle that jumped from the last one, waiting for the next pair to agree, and
+    /// the time of the base reading it was made with.
+    private var jump: Jump?
+
+    private struct Jump: Hashable, Sendable {
+        var angle: Double
+        var baseTime: Double?
+    }
     /// The base sensor watches for motion at rest: its latest reading stands however old.
     public private(set) var baseWatches = false
 
@@ -57,7 +66,7 @@ public struct HingeTracker: Hashable, Sendable {
             angle = nil
             return nil
         }
-        return update(base: lastBase.acceleration, display: reading)
+        return update(base: lastBase.acceleration, display: reading, baseTime: lastBase.time)
     }
 
     /// The base sensor is gone: no angle, no mode, until it returns.
@@ -65,8 +74,9 @@ public struct HingeTracker: Hashable, Sendable {
         self = HingeTracker()
     }
 
-    /// Takes a pair of readings; returns the mode when it changed.
-    public mutating func update(base: Vector3, display: Vector3) -> DeviceMode? {
+    /// Takes a pair of readings; returns the mode when it changed. `baseTime` tells one
+    /// base reading from another; nil: every pair has a base reading of its own.
+    public mutating func update(base: Vector3, display: Vector3, baseTime: Double? = nil) -> DeviceMode? {
         guard let raw = HingeAngle.degrees(base: base, display: display) else {
             angle = nil
             return nil
@@ -80,8 +90,14 @@ public struct HingeTracker: Hashable, Sendable {
         }
         let unwrapped = HingeAngle.unwrapped(raw, previous: lastDefined)
         if let last = lastDefined, abs(unwrapped - last) > Self.jumpLimit {
-            defer { jump = unwrapped }
-            guard let jump, abs(unwrapped - jump) <= Self.jumpAgreement else { return nil }
+            let agrees = jump.map { abs(unwrapped - $0.angle) <= Self.jumpAgreement } ?? false
+            let anotherBase = baseWatches || baseTime == nil || jump?.baseTime != baseTime
+            guard agrees && anotherBase else {
+                // A pair that agrees on the same base reading keeps the jump as it was, for
+                // the next base reading to confirm.
+                if !agrees { jump = Jump(angle: unwrapped, baseTime: baseTime) }
+                return nil
+            }
         }
         jump = nil
         angle = unwrapped
