@@ -88,13 +88,14 @@ struct SourceEventsTests {
         #expect(service.sensorTrouble == .polledInstead(device: "iio:device0", since: 0.5))
         _ = service.apply(.resumed(device: "iio:device0", afterSeconds: 12, time: 12.4))
         #expect(service.sensorTrouble == nil)
+        let hungWarning = "warning: " + BufferSilence.hungWarning("iio:device0", seconds: 3)
         #expect(
             lines(service.takeOutbox()) == [
                 #"sensor {"event":"sensor","state":"stalled","time":2.5,"device":"iio:device0","silent":2,"version":1}"#,
                 "warning: iio:device0 has sent nothing for 2 s; still waiting for it",
                 "waiting: iio:device0 stalled",
                 #"sensor {"event":"sensor","state":"hung","time":3.5,"device":"iio:device0","silent":3,"version":1}"#,
-                "warning: " + BufferSilence.hungWarning("iio:device0", seconds: 3),
+                hungWarning,
                 "waiting: iio:device0 answers nothing",
                 #"sensor {"event":"sensor","state":"reading","time":3.6,"device":"iio:device0","read":"polled","reason":"its buffer sends nothing","version":1}"#,
                 "note: iio:device0 is read polled: its buffer sends nothing",
