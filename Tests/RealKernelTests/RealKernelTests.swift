@@ -468,8 +468,9 @@ extension RealKernelTests {
         #expect(rest.contains(#"{"pace":"rest","rate":2}"#), "\(rest)")
         // 2 readings a second. Buffered, each is one wake-up (measured 11 in 5 s). Polled,
         // each axis file read on a HID hub also sleeps until the hub answers the driver's
-        // request: 4 wake-ups a reading (measured 40 in 5 s); at the full rate 200 a second.
-        #expect(wakeUps <= (poll ? 5 * 2 * 4 + 10 : 5 * 3), "\(wakeUps) wake-ups in 5 s at rest")
+        // request: 4 wake-ups a reading (measured 39–40 in 5 s on Debian 12 amd64, 51 once
+        // on the emulated arm64 guest); at the full rate 200 a second, 1000 in 5 s.
+        #expect(wakeUps <= (poll ? 5 * 2 * 4 + 20 : 5 * 3), "\(wakeUps) wake-ups in 5 s at rest")
         #expect(hysteresis.hasPrefix("hysteresis: 0.0") || hysteresis.contains("Invalid"), "left alone: \(hysteresis)")
         if !poll {
             // The driver's report intervals in the order it set them: 20 ms at the start,
