@@ -84,7 +84,8 @@ extension ReadLoop {
                 if let end = end(after: wake, reading: scans.device.id) { return end }
                 if wake.data & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .failed("the buffer closed") }
                 guard wake.data & Int16(POLLIN) != 0 else {
-                    if BufferWaits.slept(asked: asked, timeout: timeout, now: MonotonicClock.now) { silence.woke(at: MonotonicClock.now) }
+                    let returned = MonotonicClock.now
+                    if BufferWaits.slept(asked: asked, timeout: timeout, now: returned) { silence.woke(at: returned) }
                     if schedule.pace == .watch && !silence.isStalled && !unanswered {
                         // Silent as it should be, until a check. Read on this thread, and
                         // small: a thread a check cost its own wake-ups, and a page's buffer

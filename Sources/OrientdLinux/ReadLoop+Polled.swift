@@ -72,7 +72,7 @@ extension ReadLoop {
                 if deadline < now { deadline = now + delay }
             }
             if let until, deadline >= until { return .retryBuffer }
-            let wake = wait(milliseconds: Int32(max(0, (deadline - MonotonicClock.now) * 1000).rounded(.up)))
+            let wake = wait(milliseconds: max(0, BufferWaits.milliseconds(from: MonotonicClock.now, until: deadline)))
             if let end = end(after: wake, reading: device.id) { return end }
         }
     }

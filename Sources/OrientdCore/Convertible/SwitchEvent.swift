@@ -1,5 +1,5 @@
 /// What the tablet-mode switch thread tells the rest of the daemon; the service decides
-/// what each means (`OrientationService.apply(_:)`).
+/// what each means (`OrientationService.applySwitch(_:)`).
 public enum SwitchEvent: Sendable {
     /// An input device with `SW_TABLET_MODE` was opened; its position now.
     case attached(TabletModeSwitch, DeviceMode)

@@ -89,7 +89,7 @@ public enum BufferWaits {
         now - asked > Double(timeout) / 1000 + 2
     }
 
-    /// poll(2)'s wait from `now` until `deadline`, rounded up to a millisecond.
+    /// poll(2)'s wait from `now` until `deadline`, rounded up to a millisecond (the polled reader's too).
     public static func milliseconds(from now: Double, until deadline: Double) -> Int32 {
         Int32(((deadline - now) * 1000).rounded(.up))
     }
