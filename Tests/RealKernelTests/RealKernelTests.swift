@@ -20,7 +20,7 @@ struct RealKernelTests {
         try Guest.reset()
     }
 
-    @Test("plugging the sensor starts the unit through the shipped udev rule; the first event follows within 3 s")
+    @Test("plugging the sensor starts the unit through the shipped udev rule; its first event within 1.5 s of its start (3 s on arm64)")
     func udevStartsTheUnit() throws {
         let before = try Guest.run("systemctl is-active orientd; true")
         #expect(before.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "inactive", "\(before.stdout)")
@@ -28,13 +28,31 @@ struct RealKernelTests {
         #expect(play.status == 0, "\(play.stderr)")
         let summary = try #require(Summary(play.stderr), "no summary from virtual-sensor play: \(play.stderr)")
         let first = try #require(summary.firstEvent, "no orientation event: \(play.stderr)")
-        print("real kernel, activation: the first event \(first - summary.plugged) s after the plug")
-        // Typically 1.2–1.4 s; the first plug after the guest's boot has taken from 1.4 to
-        // 2.4 s here, most of it before orientd runs (udev and systemd under emulation, on
-        // a shared host): 3 s says "started by the plug, promptly" without that noise.
-        #expect(first - summary.plugged <= 3, "the first event came \(first - summary.plugged) s after the plug: \(play.stderr)")
-        let unit = try Guest.run("systemctl show -p ActiveState,SubState,NRestarts,ExecMainStatus orientd")
+        let unit = try Guest.run("systemctl show -p ActiveState,SubState,NRestarts,ExecMainStatus,ExecMainStartTimestampMonotonic orientd")
         #expect(unit.stdout.contains("ActiveState=active") && unit.stdout.contains("NRestarts=0"), "\(unit.stdout)")
+        // Both clocks are the guest's CLOCK_MONOTONIC (systemd's in microseconds).
+        let started = try #require(
+            unit.stdout.split(separator: "\n").first { $0.hasPrefix("ExecMainStartTimestampMonotonic=") }
+                .flatMap { Double($0.split(separator: "=")[1]) }.map { $0 / 1_000_000 },
+            "\(unit.stdout)")
+        print(
+            "real kernel, activation: the first event \(first - summary.plugged) s after the plug: "
+                + "udev and systemd \(started - summary.plugged) s, orientd \(first - started) s")
+        // Started by the plug: no unit ran before it (above), and systemd started it after.
+        #expect(started > summary.plugged, "the unit started before the plug: \(unit.stdout)\n\(play.stderr)")
+        // From systemd's fork: the sandbox, exec, loading, finding and setting up the sensor,
+        // the first reading classified. Measured: 0.86 s on Debian 12 amd64, 1.11 s on
+        // Debian 13 amd64, 1.93 s on Debian 13 arm64, whose emulation runs the same start
+        // 1.7 times slower (`orientd --version` alone takes 0.33 s there).
+        let slower = Guest.arch == "arm64" ? 2.0 : 1.0
+        #expect(
+            first - started <= 1.5 * slower, "the first event came \(first - started) s after the unit started: \(play.stderr)")
+        // udev's rule and systemd's job: 0.28–0.5 s on amd64, 1.04 s on arm64; bounded so
+        // that a start that waits on a time-out fails. (CI's arm64 guest once took 3.05 s
+        // from the plug to the first event, against 1.86–2.97 s here.)
+        #expect(
+            started - summary.plugged <= 1.5 * slower,
+            "udev and systemd took \(started - summary.plugged) s to start the unit: \(play.stderr)")
     }
 
     @Test(
