@@ -17,8 +17,8 @@ extension ReadLoop {
     /// rate is faster, or the driver refuses) keeps sending, and the reader sleeps to each
     /// rest reading instead, taking what came meanwhile in one read. A sensor that offers
     /// a change sensitivity is given one at rest instead (`AdaptiveRate`'s watch), sends
-    /// only what moved, and is asked for a reading every `BufferSilence.watchCheckInterval`
-    /// to know it still answers.
+    /// only what moved, and is asked for a reading now and then to know it still answers
+    /// (`WatchCheck`).
     ///
     /// A buffer that goes silent is handled as `BufferSilence` says: `stalled`, its
     /// settings applied again, then given up (`.bufferSilent`) for polled reading. A
@@ -38,10 +38,7 @@ extension ReadLoop {
             SensitivitySetting(device: scans.device, offered: $0, wanted: configuration.adaptiveRate.changeSensitivity)
         }
         defer { sensitivity?.restore() }
-        // While it watches: when the sensor is next asked for a reading, and whether the
-        // last one went unanswered (its silence then runs on to a stall).
-        var nextCheck = Double.infinity
-        var unanswered = false
+        var check = WatchCheck()
         emit(.pace(device: scans.device.id, .full, hz: rate.current))
         let attached = MonotonicClock.now
         var lastRead = -Double.infinity
@@ -56,8 +53,9 @@ extension ReadLoop {
             let now = MonotonicClock.now
             let reader = BufferWaits.Reader(
                 restReadingDue: schedule.due.map { start + $0 }, period: 1 / rate.current, sendsFasterThanRest: rate.sendsFasterThanRest,
-                drained: drained, pace: schedule.pace, opened: attached, lastRead: lastRead, silent: silence.isStalled || unanswered,
-                nextCheck: nextCheck)
+                drained: drained, pace: schedule.pace, opened: attached, lastRead: lastRead,
+                silent: silence.isStalled || check.isUnanswered,
+                nextCheck: check.next)
             var readDirectly = false
             switch BufferWaits.before(reader, now: now) {
             case .readRestReading(let at):
@@ -86,27 +84,22 @@ extension ReadLoop {
                 guard wake.data & Int16(POLLIN) != 0 else {
                     let returned = MonotonicClock.now
                     if BufferWaits.slept(asked: asked, timeout: timeout, now: returned) { silence.woke(at: returned) }
-                    if schedule.pace == .watch && !silence.isStalled && !unanswered {
-                        // Silent as it should be, until a check. Read on this thread, and
-                        // small: a thread a check cost its own wake-ups, and a page's buffer
-                        // was heap kept after it; a hub that answers nothing holds the read
-                        // 10 s (uhid's and the driver's time-outs), once a minute while
-                        // nothing moves anyway. An answer that slow (the HID driver then
-                        // reads 0) is none.
-                        let now = MonotonicClock.now
-                        if now >= nextCheck, let sysfs {
-                            silence.excuse(at: now)
-                            let answer = SysfsFile.read(sysfs + "/in_accel_x_raw", limit: 64)
-                            let after = MonotonicClock.now
-                            nextCheck = after + BufferSilence.watchCheckInterval
-                            if answer != nil && after - now < BufferSilence.hungAfter {
-                                silence.excuse(at: after)
-                            } else {
-                                unanswered = true
-                            }
-                        } else {
-                            silence.excuse(at: now)
-                        }
+                    let silentAt = MonotonicClock.now
+                    switch check.silence(at: silentAt, watching: schedule.pace == .watch, stalled: silence.isStalled, canAsk: sysfs != nil)
+                    {
+                    case .expected:
+                        silence.excuse(at: silentAt)
+                    case .ask:
+                        // Read on this thread, and small: a thread a check cost its own
+                        // wake-ups, and a page's buffer was heap kept after it; a hub that
+                        // answers nothing holds the read 10 s (uhid's and the driver's
+                        // time-outs), once a minute while nothing moves anyway.
+                        silence.excuse(at: silentAt)
+                        let answer = sysfs.flatMap { SysfsFile.read($0 + "/in_accel_x_raw", limit: 64) }
+                        let returned = MonotonicClock.now
+                        if check.asked(answered: answer != nil, from: silentAt, to: returned) { silence.excuse(at: returned) }
+                    case .counts:
+                        break
                     }
                     if let write = reapplying, let outcome = write.finished {
                         reapplying = nil
@@ -182,7 +175,7 @@ extension ReadLoop {
                 continue
             }
             drained = false
-            unanswered = false
+            check.scansCame()
             if let report = bufferFailures.succeeded() {
                 emit(.warning(ReadFailures.message(report, error: "", device: scans.device.id)))
             }
@@ -201,8 +194,7 @@ extension ReadLoop {
                         emit(.warning("\(issue); it may send only what moves past its sensitivity until it takes it"))
                     }
                 }
-                nextCheck = change == .watch ? MonotonicClock.now + BufferSilence.watchCheckInterval : .infinity
-                unanswered = false
+                check.paceChanged(to: change, at: MonotonicClock.now)
                 emit(.pace(device: scans.device.id, change, hz: rate.current))
             }
         }

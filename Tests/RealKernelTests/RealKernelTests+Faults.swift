@@ -114,7 +114,7 @@ extension RealKernelTests {
         // is run once: that is its one problem.
         try Self.doctorWhenTrouble("polled")
         // A hub without a change sensitivity: one that has it sends nothing at rest by
-        // design, and its silence is checked every BufferSilence.watchCheckInterval.
+        // design, and its silence is checked every WatchCheck.interval.
         let play = try Guest.play(path, ["--buffered", "--no-sensitivity", "--fault", "quiet@4+6"])
         #expect(play.status == 0, "read buffered over the last 3 s: \(play.stderr)")
         let sensor = (play.events ?? []).filter { $0["event"] as? String == "sensor" }

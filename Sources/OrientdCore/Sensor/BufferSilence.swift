@@ -88,13 +88,6 @@ public struct BufferSilence: Sendable, Equatable {
         return now - lastScan
     }
 
-    /// How often a sensor that watches for motion at rest (`AdaptiveRate`'s watch), and so
-    /// sends nothing while nothing moves, is asked for a reading, to know it still answers:
-    /// each check costs a few wake-ups, so this bounds a still device's (issue 40: at most
-    /// 0.1 a second with systemd's watchdog), and a sensor that died at rest is found
-    /// within it.
-    public static let watchCheckInterval = 60.0
-
     /// The sensor is not expected to send until `now`: it watches for motion and nothing
     /// moved, and its last check found it answering. Its silence counts from now.
     public mutating func excuse(at now: Double) {
