@@ -82,22 +82,20 @@ extension ReadLoop {
                 if let end = end(after: wake, reading: scans.device.id) { return end }
                 if wake.data & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .failed("the buffer closed") }
                 guard wake.data & Int16(POLLIN) != 0 else {
-                    let returned = MonotonicClock.now
-                    if BufferWaits.slept(asked: asked, timeout: timeout, now: returned) { silence.woke(at: returned) }
-                    let silentAt = MonotonicClock.now
-                    switch check.silence(at: silentAt, watching: schedule.pace == .watch, stalled: silence.isStalled, canAsk: sysfs != nil)
-                    {
+                    let woke = MonotonicClock.now
+                    if BufferWaits.slept(asked: asked, timeout: timeout, now: woke) { silence.woke(at: woke) }
+                    switch check.silence(at: woke, watching: schedule.pace == .watch, stalled: silence.isStalled, canAsk: sysfs != nil) {
                     case .expected:
-                        silence.excuse(at: silentAt)
+                        silence.excuse(at: woke)
                     case .ask:
                         // Read on this thread, and small: a thread a check cost its own
                         // wake-ups, and a page's buffer was heap kept after it; a hub that
                         // answers nothing holds the read 10 s (uhid's and the driver's
                         // time-outs), once a minute while nothing moves anyway.
-                        silence.excuse(at: silentAt)
+                        silence.excuse(at: woke)
                         let answer = sysfs.flatMap { SysfsFile.read($0 + "/in_accel_x_raw", limit: 64) }
                         let returned = MonotonicClock.now
-                        if check.asked(answered: answer != nil, from: silentAt, to: returned) { silence.excuse(at: returned) }
+                        if check.asked(answered: answer != nil, from: woke, to: returned) { silence.excuse(at: returned) }
                     case .counts:
                         break
                     }
