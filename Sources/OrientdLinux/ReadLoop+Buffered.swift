@@ -101,14 +101,8 @@ extension ReadLoop {
                     }
                     if let write = reapplying, let outcome = write.finished {
                         reapplying = nil
-                        let taken = rate.reapplied(outcome)
-                        if case .failed(let why) = outcome, silence.untaken == 0, silence.isStalled {
-                            emit(
-                                .warning(
-                                    "\(why): the sensor answers nothing; waiting for it to send, and writing its rate "
-                                        + "again now and then"))
-                        }
-                        silence.applied(at: MonotonicClock.now, taken: taken)
+                        let refused = rate.reapplied(outcome)
+                        if let warning = silence.applied(at: MonotonicClock.now, refused: refused) { emit(.warning(warning)) }
                     }
                     // A buffer that stays silent is stuck (a hung trigger, a sensor that
                     // lost its settings or stopped reporting): said once, and again when
@@ -120,7 +114,7 @@ extension ReadLoop {
                         fallthrough
                     case .reapply:
                         reapplying = rate.startReapply(in: sysfs)
-                        if reapplying == nil { silence.applied(at: MonotonicClock.now, taken: true) }
+                        if reapplying == nil { _ = silence.applied(at: MonotonicClock.now) }
                     case .hung(let seconds):
                         emit(.hung(device: scans.device.id, seconds: seconds, time: MonotonicClock.now - start))
                     case .giveUp:

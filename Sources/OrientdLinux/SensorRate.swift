@@ -74,11 +74,16 @@ struct SensorRate {
         return AttributeWrite(path: directory + "/" + setting.attribute, value: SamplingFrequencySetting.format(deviceRate))
     }
 
-    /// What that write came to: whether the sensor took it, keeping the rate read back.
-    mutating func reapplied(_ outcome: AttributeWrite.Outcome) -> Bool {
-        guard case .written(let back) = outcome else { return false }
-        if let setting { deviceRate = setting.inForce(written: deviceRate, readBack: back) }
-        return true
+    /// What that write came to: nil when the sensor took it (the rate read back kept),
+    /// else why not.
+    mutating func reapplied(_ outcome: AttributeWrite.Outcome) -> String? {
+        switch outcome {
+        case .written(let back):
+            if let setting { deviceRate = setting.inForce(written: deviceRate, readBack: back) }
+            return nil
+        case .failed(let why):
+            return why
+        }
     }
 
     private mutating func set(_ wanted: Double) -> String? {

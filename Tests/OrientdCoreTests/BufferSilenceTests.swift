@@ -11,7 +11,7 @@ struct BufferSilenceTests {
         while t <= to {
             let step = silence.check(now: t, rate: rate)
             if step != .wait { out.append((t, step)) }
-            if case .stall = step { silence.applied(at: t, taken: true) }
+            if case .stall = step { _ = silence.applied(at: t) }
             t += 1
         }
         return out
@@ -23,13 +23,13 @@ struct BufferSilenceTests {
         #expect(silence.check(now: 2, rate: 50) == .stall(seconds: 2))
         #expect(silence.check(now: 3, rate: 50) == .hung(seconds: 3), "the write has waited 1 s")
         for t in 4...12 { #expect(silence.check(now: Double(t), rate: 50) == .wait) }
-        silence.applied(at: 12, taken: true)
+        _ = silence.applied(at: 12)
         #expect(silence.check(now: 12.5, rate: 50) == .wait)
         #expect(silence.check(now: 13, rate: 50) == .giveUp(since: 0), "1 s after the write ended")
         var ended = BufferSilence(now: 0)
         _ = ended.check(now: 2, rate: 50)
         #expect(ended.scan(at: 4) == 4)
-        ended.applied(at: 12, taken: false)
+        _ = ended.applied(at: 12, refused: "EIO")
         #expect(ended.untaken == 0 && !ended.isStalled, "a write that ends after the scans came back changes nothing")
         #expect(ended.check(now: 5, rate: 50) == .wait)
     }
@@ -114,24 +114,29 @@ struct BufferSilenceTests {
         var silence = BufferSilence(now: 0)
         #expect(silence.check(now: 2, rate: 50) == .stall(seconds: 2))
         // The write waited out the driver's 5 s time-out; each try after fails at once.
-        silence.applied(at: 7, taken: false)
+        #expect(
+            silence.applied(at: 7, refused: "iio:device0: in_accel_sampling_frequency: timed out")
+                == "iio:device0: in_accel_sampling_frequency: timed out: the sensor answers nothing; waiting for it to send, "
+                + "and writing its rate again now and then")
         var tries: [Double] = []
         var t = 8.0
         while t <= 200 {
             if silence.check(now: t, rate: 50) == .reapply {
                 tries.append(t)
-                silence.applied(at: t, taken: false)
+                #expect(silence.applied(at: t, refused: "EIO") == nil, "said once an episode")
             }
             t += 1
         }
         #expect(tries == [17, 37, 77, 137, 197], "10 s after the failed write, then 20, 40, 60, 60")
         #expect(silence.untaken == 6 && silence.givenUp == 0 && silence.isStalled)
         // Taken at last: given a second, then given up as any silent buffer.
-        silence.applied(at: 200, taken: true)
+        _ = silence.applied(at: 200)
         let steps = Self.steps(&silence, from: 200.5, to: 202.5, rate: 50)
         #expect(steps.map(\.1) == [.giveUp(since: 0)])
         #expect(silence.scan(at: 205) == 205, "the whole silence")
         #expect(silence.untaken == 0)
+        #expect(silence.check(now: 207, rate: 50) == .stall(seconds: 2))
+        #expect(silence.applied(at: 208, refused: "EIO") != nil, "a new episode's first refusal is said again")
     }
 
     @Test("a write of the settings still waiting after 1 s: hung, said once an episode; the next silence may be hung again")
@@ -141,13 +146,13 @@ struct BufferSilenceTests {
         #expect(silence.check(now: 2.9, rate: 50) == .wait, "a write may take a while")
         #expect(silence.check(now: 3, rate: 50) == .hung(seconds: 3))
         #expect(silence.isHung)
-        silence.applied(at: 12, taken: false)
+        _ = silence.applied(at: 12, refused: "EIO")
         #expect(silence.check(now: 22, rate: 50) == .reapply)
         #expect(silence.check(now: 25, rate: 50) == .wait, "the retry's write waits too: said already")
         #expect(silence.scan(at: 26) == 26)
         #expect(!silence.isHung)
         #expect(silence.check(now: 28, rate: 50) == .stall(seconds: 2))
-        silence.applied(at: 28.01, taken: true)
+        _ = silence.applied(at: 28.01)
         #expect(silence.check(now: 29.5, rate: 50) == .giveUp(since: 26), "a write that ended at once: never hung")
         var frozen = BufferSilence(now: 0)
         _ = frozen.check(now: 2, rate: 50)

@@ -129,21 +129,24 @@ public struct BufferSilence: Sendable, Equatable {
         return .giveUp(since: lastScan)
     }
 
-    /// The settings were applied again at `now` (after `.stall` or `.reapply`); `taken`:
-    /// the sensor took them (or has none to take). Until then the buffer is not given up.
-    /// Nothing when the stall ended meanwhile.
-    public mutating func applied(at now: Double, taken: Bool) {
-        guard isStalled else { return }
+    /// The settings were applied again at `now` (after `.stall` or `.reapply`): taken (or
+    /// none to take), or not, `refused` saying why. Until then the buffer is not given up.
+    /// Nothing when the stall ended meanwhile. The warning to log: the first write an
+    /// episode's sensor does not take is said; the tries after it fail alike and are not.
+    public mutating func applied(at now: Double, refused: String? = nil) -> String? {
+        guard isStalled else { return nil }
         writing = nil
-        if taken {
+        guard let refused else {
             untaken = 0
             nextTry = nil
             remedied = now
-        } else {
-            untaken += 1
-            remedied = nil
-            nextTry = now + Self.retryDelay(givenUp: untaken)
+            return nil
         }
+        untaken += 1
+        remedied = nil
+        nextTry = now + Self.retryDelay(givenUp: untaken)
+        guard untaken == 1 else { return nil }
+        return "\(refused): the sensor answers nothing; waiting for it to send, and writing its rate again now and then"
     }
 
     /// How long to read polled before trying the buffer again, after it was given up
