@@ -80,9 +80,11 @@ enum Guest {
         return try scriptsVM(arguments)
     }
 
-    /// Runs a shell script in the guest as root; its output and exit status.
+    /// Runs a shell script in the guest as root (`scripts/vm shell`), after the functions
+    /// of scripts/vm-guest/helpers.sh (`fail`, `wait_until`, `daemon_journal`, `restarts`,
+    /// `main_pid`, `plug_devices`, `reset_guest`); its output and exit status.
     static func run(_ script: String, timeout: Double = 120) throws -> OrientdProcess.Result {
-        try booted(["run", "--timeout", "\(Int(timeout))", "--", "sh", "-c", script])
+        try booted(["shell", "--timeout", "\(Int(timeout))", "--", script])
     }
 
     /// `scripts/vm play`: the recording through the kernel into the installed daemon.
@@ -116,52 +118,13 @@ enum Guest {
         _ = try copyIn(repository.appendingPathComponent("\(packageDirectory)/release/virtual-sensor").path)
     }
 
-    /// A shell command printing what the running daemon (not those of earlier tests in
-    /// this boot) wrote to the journal.
-    static let daemonJournal = #"journalctl -b -o cat --no-pager _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value orientd)"#
-
-    /// Shell functions for a test's guest script: `fail MESSAGE` (to stderr, exit 1), and
-    /// `plug_devices ARGUMENTS` (`virtual-sensor devices ARGUMENTS --control /run/vs.ctl`
-    /// as a transient unit, then a wait of up to 10 s for the daemon udev starts for it).
-    static let shellFunctions = #"""
-        fail() { echo "$*" >&2; exit 1; }
-        plug_devices() {
-            systemd-run --quiet --unit="virtual-sensor-devices-$(date +%s%N)" --collect \
-                /mnt/share/virtual-sensor devices "$@" --control /run/vs.ctl
-            for i in $(seq 100); do [ -S /run/orientd/control.sock ] && return; sleep 0.1; done
-            fail "orientd did not start for the plugged devices"
-        }
-        """#
-
     /// Back to a guest with orientd stopped, no virtual device, no saved lock and no
     /// local hwdb or configuration left by a test.
     static func reset() throws {
         if let dir = environment["ORIENTD_VM_DIR"], FileManager.default.fileExists(atPath: dir + "/suspended") {
             try reboot()
         }
-        let result = try run(
-            """
-            systemctl stop orientd 'virtual-sensor*' 2>/dev/null
-            systemctl reset-failed 2>/dev/null
-            rm -rf /var/lib/orientd/*
-            [ -f /etc/orientd.conf.shipped ] || cp /etc/orientd.conf /etc/orientd.conf.shipped
-            cp /etc/orientd.conf.shipped /etc/orientd.conf
-            # What a test left is undone, and only what it left is reloaded: systemd-hwdb
-            # update takes 2.8 s and daemon-reload 1.4 s under TCG, and this runs before
-            # each of some 25 test cases.
-            hwdb=$(ls /etc/udev/hwdb.d/61-orientd-*.hwdb 2>/dev/null || true)
-            rules=$(ls /etc/udev/rules.d/59-orientd-test-*.rules 2>/dev/null || true)
-            if [ -n "$hwdb" ]; then rm -f $hwdb; systemd-hwdb update; fi
-            if [ -n "$rules" ]; then rm -f $rules; fi
-            if [ -n "$hwdb$rules" ]; then udevadm control --reload; fi
-            if [ -e /etc/systemd/system/orientd.service.d ]; then
-                rm -rf /etc/systemd/system/orientd.service.d; systemctl daemon-reload
-            fi
-            # A guest still starting up (the first test after the boot) shares its one
-            # emulated CPU with boot jobs: wait for them, and for udev's queue.
-            timeout 60 systemctl is-system-running --wait >/dev/null 2>&1
-            udevadm settle --timeout=30
-            """)
+        let result = try run("reset_guest")
         if result.status != 0 { throw GuestError("resetting the guest failed: \(result.stderr)") }
     }
 }

@@ -36,8 +36,8 @@ extension RealKernelTests {
         #expect(orientations == ["portrait", "landscape-left"], "\(play.stdout)")
         let journal = try Guest.run(
             """
-            \(Guest.daemonJournal) | grep -v '^{'
-            echo "restarts: $(systemctl show -p NRestarts --value orientd)"
+            daemon_journal | grep -v '^{'
+            echo "restarts: $(restarts)"
             """)
         let lines = journal.stdout.split(separator: "\n").map(String.init)
         let began = lines.filter { $0.contains("implausible readings since") }
@@ -134,8 +134,8 @@ extension RealKernelTests {
         try Self.expectReplayAfter(path, play: play, from: 7, within: Self.afterRest)
         let journal = try Guest.run(
             """
-            \(Guest.daemonJournal) | grep -c -e 'has sent nothing for' -e 'though the sensor answers reads'
-            echo "restarts: $(systemctl show -p NRestarts --value orientd)"
+            daemon_journal | grep -c -e 'has sent nothing for' -e 'though the sensor answers reads'
+            echo "restarts: $(restarts)"
             """)
         #expect(journal.stdout.hasPrefix("2\n") && journal.stdout.contains("restarts: 0"), "two warnings, no restart: \(journal.stdout)")
         let doctor = try Self.doctorFound("polled")
@@ -163,7 +163,7 @@ extension RealKernelTests {
         #expect(!states.contains { $0.state == "reading" }, "never read another way: \(states)")
         // Replay's turn at 4.32 s came while the hub was silent: the next, at 6.18, onwards.
         try Self.expectReplayAfter(path, play: play, from: 6, within: Self.afterRest)
-        let journal = try Guest.run("echo \"restarts: $(systemctl show -p NRestarts --value orientd)\"")
+        let journal = try Guest.run("echo \"restarts: $(restarts)\"")
         #expect(journal.stdout.contains("restarts: 0"), "\(journal.stdout)")
         print("real kernel, \(Guest.name), forgetful hub at 3 s: \(states.map { "\($0.state) \(String(format: "%.2f", $0.time))" })")
     }
@@ -199,7 +199,7 @@ extension RealKernelTests {
             "hung 1 s into the rate's write: \(states)")
         #expect(!states.contains { $0.state == "reading" }, "no polled reads tried on a hub that answers nothing: \(states)")
         try Self.expectReplayAfter(path, play: play, from: 14, within: Self.afterRest)
-        let probe = try Guest.run("cat /var/tmp/ctl.txt; echo \"restarts: $(systemctl show -p NRestarts --value orientd)\"")
+        let probe = try Guest.run("cat /var/tmp/ctl.txt; echo \"restarts: $(restarts)\"")
         let answers = probe.stdout.split(separator: "\n").compactMap { line -> (status: Int, ms: Int)? in
             let parts = line.split(separator: " ").compactMap { Int($0) }
             return parts.count == 2 ? (parts[0], parts[1]) : nil
@@ -253,8 +253,8 @@ extension RealKernelTests {
         try Self.expectReplayAfter(path, play: play, from: 17.5, within: 0.6)
         let journal = try Guest.run(
             """
-            \(Guest.daemonJournal) | grep -v '^{' | grep -e 'its values'
-            echo "restarts: $(systemctl show -p NRestarts --value orientd)"
+            daemon_journal | grep -v '^{' | grep -e 'its values'
+            echo "restarts: $(restarts)"
             """)
         let lines = journal.stdout.split(separator: "\n").map(String.init)
         let began = lines.filter { $0.contains("its values are not updating") }

@@ -56,12 +56,11 @@ extension RealKernelTests {
         let result = try Guest.run(
             #"""
             set -u
-            \#(Guest.shellFunctions)
             systemctl mask --runtime --quiet orientd
             for chip in \#(Self.chips.joined(separator: " ")); do
                 systemd-run --quiet --unit="virtual-sensor-$chip" --collect \
                     /mnt/share/virtual-sensor devices --display \#(recording) --driver $chip --loop
-                for i in $(seq 100); do [ -e /sys/bus/iio/devices/iio:device0/name ] && break; sleep 0.1; done
+                wait_until 10 test -e /sys/bus/iio/devices/iio:device0/name || true
                 d=/sys/bus/iio/devices/iio:device0
                 scale=$(cat $d/in_accel_scale 2>/dev/null || cat $d/in_accel_x_scale)
                 frequency=$(cat $d/sampling_frequency 2>/dev/null || cat $d/in_accel_sampling_frequency 2>/dev/null || echo null)
@@ -70,7 +69,7 @@ extension RealKernelTests {
                 orientd list --json | jq -c --arg chip $chip --arg scale "$scale" --arg frequency "$frequency" --arg doctor "$doctor" \
                     --arg buffer $buffer '.[0] + {chip: $chip, driverScale: $scale, driverFrequency: $frequency, doctor: $doctor, buffer: $buffer}'
                 systemctl stop "virtual-sensor-$chip"
-                for i in $(seq 50); do [ ! -e /sys/bus/iio/devices/iio:device0 ] && break; sleep 0.1; done
+                wait_until 5 test ! -e /sys/bus/iio/devices/iio:device0 || true
             done
             systemctl unmask --runtime --quiet orientd
             """#, timeout: 300)
@@ -123,7 +122,6 @@ extension RealKernelTests {
         let result = try Guest.run(
             """
             set -u
-            \(Guest.shellFunctions)
             printf 'sensor:modalias:i2c:bmc150_accel:*\\n ACCEL_LOCATION=base\\n' > /etc/udev/hwdb.d/61-orientd-i2c-base.hwdb
             systemd-hwdb update && udevadm control --reload
             \(Self.modeShellFunctions)
@@ -170,8 +168,8 @@ extension RealKernelTests {
         #expect(orientations.isEmpty, "a sensor reading nothing turns nothing: \(play.stdout)")
         let journal = try Guest.run(
             """
-            \(Guest.daemonJournal) | grep 'warning'
-            echo "restarts: $(systemctl show -p NRestarts --value orientd)"
+            daemon_journal | grep 'warning'
+            echo "restarts: $(restarts)"
             """)
         let warnings = journal.stdout.split(separator: "\n").filter { $0.contains("implausible readings") && $0.contains("all zero") }
         #expect(warnings.count == 1, "one warning: \(journal.stdout)")

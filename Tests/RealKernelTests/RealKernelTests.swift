@@ -161,7 +161,6 @@ extension RealKernelTests {
         let result = try Guest.run(
             #"""
             set -u
-            \#(Guest.shellFunctions)
             plug_devices --display \#(recording) \#(feederOptions) --loop
             orientd monitor > /run/monitor.ndjson 2>/run/monitor.err &
             monitor=$!
@@ -172,7 +171,7 @@ extension RealKernelTests {
             }
             sample_time() { orientd ctl status | jq -r '.time // 0'; }
             later() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
-            pid=$(systemctl show -p MainPID --value orientd)
+            pid=$(main_pid)
             resources() { echo "$(ls /proc/$pid/fd | wc -l) $(awk '/^RssAnon/ {print $2}' /proc/$pid/status)"; }
             sleep 1
             # What the monitor was told on connecting is not counted.
@@ -197,8 +196,8 @@ extension RealKernelTests {
             kill $monitor  # before the feeder's last unplug
             echo quit > /run/vs.ctl
             printf '{"baseline":[%s],"end":[%s],"pid":%s,"nowpid":%s,"lost":%s,"attached":%s,"turns":%s,"after":%s,"restarts":%s}\n' \
-                "$(echo $baseline | tr ' ' ,)" "$(echo $end | tr ' ' ,)" "$pid" "$(systemctl show -p MainPID --value orientd)" \
-                "$(count lost)" "$(count attached)" "$turns" "$after" "$(systemctl show -p NRestarts --value orientd)"
+                "$(echo $baseline | tr ' ' ,)" "$(echo $end | tr ' ' ,)" "$pid" "$(main_pid)" \
+                "$(count lost)" "$(count attached)" "$turns" "$after" "$(restarts)"
             """#, timeout: 240)
         #expect(result.status == 0, "\(result.stderr)")
         let line = try #require(result.stdout.split(separator: "\n").last, "no summary: \(result.stderr)")
@@ -234,7 +233,6 @@ extension RealKernelTests {
         let exercise = try Guest.run(
             """
             set -e
-            \(Guest.shellFunctions)
             plug_devices --display \(recording) --loop
             orientd monitor > /run/monitor.ndjson 2>&1 &  # a consumer: without one nothing is read
             monitor=$!
@@ -267,7 +265,7 @@ extension RealKernelTests {
             """)
         #expect(journal.status == 0, "\(journal.stderr)")
         #expect(journal.stdout.isEmpty, "the journal:\n\(journal.stdout)")
-        let unit = try Guest.run("journalctl -b --no-pager -u orientd | grep -c . ; systemctl show -p NRestarts --value orientd")
+        let unit = try Guest.run("journalctl -b --no-pager -u orientd | grep -c . ; restarts")
         print("real kernel, sandbox: \(unit.stdout.split(separator: "\n").first ?? "?") journal lines from orientd, none refused")
     }
 }
@@ -308,7 +306,7 @@ extension RealKernelTests {
     /// within 30 s, or fail).
     static let modeShellFunctions = #"""
         modes() {
-            \#(Guest.daemonJournal) \
+            daemon_journal \
                 | grep '^{"event":"mode"' | jq -c '[.mode, .source, (.hinge // 0 | round)]' | tr '\n' ' '
         }
         await() {
@@ -329,7 +327,6 @@ extension RealKernelTests {
         let result = try Guest.run(
             """
             set -u
-            \(Guest.shellFunctions)
             echo 'SUBSYSTEM=="iio", KERNELS=="0006:FEED:BA5E.*", ENV{ACCEL_LOCATION}="base"' \
                 > /etc/udev/rules.d/59-orientd-test-base.rules
             udevadm control --reload
@@ -388,7 +385,6 @@ extension RealKernelTests {
         let result = try Guest.run(
             """
             set -u
-            \(Guest.shellFunctions)
             plug_devices --display \(recording) --loop
             status() { cat /sys/bus/iio/devices/iio:device0/../power/runtime_status; }
             reading() { orientd ctl status | jq -c '{reading, consumers}'; }
@@ -444,7 +440,6 @@ extension RealKernelTests {
         let result = try Guest.run(
             """
             set -u
-            \(Guest.shellFunctions)
             \(poll ? #"mkdir -p /etc/systemd/system/orientd.service.d; printf '[Service]\nExecStart=\nExecStart=/usr/bin/orientd run --wait --poll\n' > /etc/systemd/system/orientd.service.d/poll.conf; systemctl daemon-reload"# : "")
             since=$(date '+%Y-%m-%d %H:%M:%S')
             sleep 1  # the journal's --since is to the second
@@ -452,7 +447,7 @@ extension RealKernelTests {
             orientd monitor > /tmp/monitor.jsonl 2>/dev/null &
             monitor=$!
             switches() {
-                pid=$(systemctl show -p MainPID --value orientd)
+                pid=$(main_pid)
                 cat /proc/$pid/task/*/status | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n }'
             }
             for i in $(seq 100); do case $(orientd ctl status | jq -r .pace) in rest|watch) break ;; esac; sleep 0.1; done
@@ -460,7 +455,7 @@ extension RealKernelTests {
             echo "hysteresis: $(cat /sys/bus/iio/devices/iio:device0/in_accel_hysteresis 2>&1)"
             before=$(switches); sleep 5; after=$(switches)
             echo "wake-ups: $(( after - before )) in 5 s"
-            for i in $(seq 150); do grep -q '"device":"landscape-left"' /tmp/monitor.jsonl && break; sleep 0.1; done
+            wait_until 15 grep -q '"device":"landscape-left"' /tmp/monitor.jsonl || true
             echo "turned: $(grep -c '"device":"landscape-left"' /tmp/monitor.jsonl)"
             echo quit > /run/vs.ctl
             kill $monitor
@@ -532,12 +527,11 @@ extension RealKernelTests {
         let result = try Guest.run(
             """
             set -u
-            \(Guest.shellFunctions)
             plug_devices --display \(upright) \(chip.map { "--driver \($0)" } ?? "") --loop
             orientd monitor > /tmp/monitor.jsonl 2>/dev/null &
             monitor=$!
-            for i in $(seq 100); do grep -q '"device":"landscape-left"' /tmp/monitor.jsonl && break; sleep 0.1; done
-            pid=$(systemctl show -p MainPID --value orientd)
+            wait_until 10 grep -q '"device":"landscape-left"' /tmp/monitor.jsonl || true
+            pid=$(main_pid)
             echo "before: $(grep -o '"device":"[a-z-]*"' /tmp/monitor.jsonl | tail -1)"
             orientd calibrate --upright \(upright) --flat \(flat) --turned \(turned) --apply --json > /tmp/calibrate.json 2>/tmp/calibrate.err
             echo "status: $?"
@@ -545,9 +539,9 @@ extension RealKernelTests {
             printf 'json: %s\n' "$(cat /tmp/calibrate.json)"
             echo "file: $(grep -v '^#' /etc/udev/hwdb.d/61-orientd-display.hwdb | tr '\\n' '|')"
             echo "udev: $(udevadm info -q property /sys/bus/iio/devices/iio:device0 | grep ACCEL_MOUNT_MATRIX)"
-            for i in $(seq 100); do grep -q '"device":"portrait"' /tmp/monitor.jsonl && break; sleep 0.1; done
+            wait_until 10 grep -q '"device":"portrait"' /tmp/monitor.jsonl || true
             echo "after: $(grep -o '"device":"[a-z-]*"' /tmp/monitor.jsonl | tail -1)"
-            echo "daemon: $pid $(systemctl show -p MainPID --value orientd) $(systemctl show -p NRestarts --value orientd)"
+            echo "daemon: $pid $(main_pid) $(restarts)"
             echo "list: $(orientd list --json | jq -c '.[0] | {mountMatrix, mountMatrixSource}')"
             # The undo it printed, run as printed.
             sh -c "$(sed -n 's/^To undo: //p' /tmp/calibrate.err)"
@@ -607,7 +601,6 @@ extension RealKernelTests {
         let result = try Guest.run(
             """
             set -u
-            \(Guest.shellFunctions)
             plug_devices --display \(moving) --loop
             tmux new-session -d -s calibrate -x 220 -y 60 \
                 'orientd calibrate --hold 1; echo "exit status $?"; sleep 600'
@@ -681,7 +674,6 @@ extension RealKernelTests {
         let result = try Guest.run(
             """
             set -u
-            \(Guest.shellFunctions)
             doctor() {  # NAME: the exit status and the checks found a problem
                 orientd doctor --json > /tmp/doctor-$1.json 2>/tmp/doctor-$1.err
                 echo "$1: $? $(jq -r 'select(.verdict == "problem") | .check' /tmp/doctor-$1.json | tr '\\n' ',')"
@@ -758,7 +750,6 @@ extension RealKernelTests {
         let result = try Guest.run(
             """
             set -u
-            \(Guest.shellFunctions)
             echo 'SUBSYSTEM=="iio", KERNELS=="0006:FEED:BA5E.*", ENV{ACCEL_LOCATION}="base"' \
                 > /etc/udev/rules.d/59-orientd-test-base.rules
             udevadm control --reload
@@ -829,7 +820,6 @@ extension RealKernelTests {
         let result = try Guest.run(
             #"""
             set -u
-            \#(Guest.shellFunctions)
             stamp() { while IFS= read -r line; do printf '%s %s\n' "$(cut -d' ' -f1 /proc/uptime)" "$line"; done; }
             threads() {  # per thread of $1: id, voluntary switches, CPU nanoseconds
                 for task in /proc/"$1"/task/*; do
@@ -853,7 +843,7 @@ extension RealKernelTests {
                 for i in $(seq 100); do pid=$(systemctl show -p MainPID --value $subject); [ "$pid" != 0 ] && break; sleep 0.1; done
                 [ "$pid" != 0 ] || fail "$subject did not start when the sensor was plugged"
                 if [ $subject = orientd ]; then
-                    for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
+                    wait_until 10 test -S /run/orientd/control.sock || true
                     consumer="orientd monitor"
                 else
                     sleep 1  # its D-Bus name
@@ -861,7 +851,7 @@ extension RealKernelTests {
                 fi
                 # Its own pid noted, to end it alone (pkill -f would match this script).
                 sh -c 'echo $$ > /run/side-consumer.pid; exec '"$consumer" 2>&1 | stamp > /run/side-$subject.txt &
-                for i in $(seq 100); do grep -q '"event":"started"' /run/side-$subject.feeder && break; sleep 0.1; done
+                wait_until 10 grep -q '"event":"started"' /run/side-$subject.feeder || true
                 started=$(grep -o '"event":"started".*' /run/side-$subject.feeder | head -1 | sed 's/.*"time":\([0-9.]*\).*/\1/')
                 [ -n "$started" ] || fail "$subject: the driver never asked the hub for data: $(cat /run/side-$subject.feeder)"
                 at() { while awk -v s="$started" -v t="$1" -v now="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { exit !(now < s + t) }'; do sleep 0.1; done; }
@@ -955,12 +945,11 @@ extension RealKernelTests {
         let before = try Guest.run(
             """
             set -u
-            \(Guest.shellFunctions)
             install -m 755 /mnt/share/virtual-sensor /usr/local/bin/virtual-sensor
             cp \(recording) /var/tmp/turns.csv
             systemd-run --quiet --unit=virtual-sensor-suspend --collect \\
                 /usr/local/bin/virtual-sensor devices --display /var/tmp/turns.csv --loop --control /run/vs.ctl\(forgets ? " --forget-on-resume" : "")
-            for i in $(seq 100); do [ -S /run/orientd/control.sock ] && break; sleep 0.1; done
+            wait_until 10 test -S /run/orientd/control.sock || true
             systemd-run --quiet --unit=monitor-suspend --collect sh -c 'exec orientd monitor > /var/tmp/monitor.jsonl'
             for i in $(seq 200); do [ "$(\(turns))" -ge 2 ] && break; sleep 0.1; done
             [ "$(\(turns))" -ge 2 ] || fail "no turns before the suspend: $(cat /var/tmp/monitor.jsonl)"
@@ -968,7 +957,7 @@ extension RealKernelTests {
             # rate over (1.5 s, about as long as a status under TCG on a busy host).
             for i in $(seq 400); do pace=$(orientd ctl status | jq -r .pace); [ "$pace" = \(pace) ] && break; sleep 0.05; done
             printf '{"pace":"%s","turns":%s,"pid":%s}\\n' "$pace" "$(\(turns))" \\
-                "$(systemctl show -p MainPID --value orientd)"
+                "$(main_pid)"
             """)
         #expect(before.status == 0, "\(before.stderr)")
         let asleep = try Guest.suspend(seconds: 5)
@@ -980,12 +969,12 @@ extension RealKernelTests {
             # Two more turns of the looped recording (one comes every 3–4.5 s).
             for i in $(seq 300); do [ "$(\(turns))" -ge $(( before + 2 )) ] && break; sleep 0.1; done
             printf '{"turns":%s,"pid":%s,"restarts":%s,"sleeps":%s,"forgot":%s}\\n' "$(( $(\(turns)) - before ))" \\
-                "$(systemctl show -p MainPID --value orientd)" "$(systemctl show -p NRestarts --value orientd)" \\
+                "$(main_pid)" "$(restarts)" \\
                 "$(journalctl -b -k -o cat --no-pager | grep -c 'PM: suspend exit')" \\
                 "$(journalctl -b -u virtual-sensor-suspend -o cat --no-pager | grep -c '"resumed":true')"
             # What this daemon (not those of the tests before it in this boot) said besides
             # events: notes of its start, no lost sensor or stall.
-            \(Guest.daemonJournal) \
+            daemon_journal \
                 | grep -v '^{' >&2
             systemctl stop monitor-suspend virtual-sensor-suspend
             """, timeout: 60)
