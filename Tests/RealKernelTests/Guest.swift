@@ -81,8 +81,9 @@ enum Guest {
     }
 
     /// Runs a shell script in the guest as root (`scripts/vm shell`), after the functions
-    /// of scripts/vm-guest/helpers.sh (`fail`, `wait_until`, `daemon_journal`, `restarts`,
-    /// `main_pid`, `plug_devices`, `reset_guest`); its output and exit status.
+    /// of scripts/vm-guest/helpers.sh (`fail`, `wait_until`, `plug_devices`,
+    /// `daemon_journal`, `restarts` and the others that file lists); its output and exit
+    /// status.
     static func run(_ script: String, timeout: Double = 120) throws -> OrientdProcess.Result {
         try booted(["shell", "--timeout", "\(Int(timeout))", "--", script])
     }

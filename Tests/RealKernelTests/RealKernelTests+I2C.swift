@@ -124,13 +124,12 @@ extension RealKernelTests {
             set -u
             printf 'sensor:modalias:i2c:bmc150_accel:*\\n ACCEL_LOCATION=base\\n' > /etc/udev/hwdb.d/61-orientd-i2c-base.hwdb
             systemd-hwdb update && udevadm control --reload
-            \(Self.modeShellFunctions)
             plug_devices --display \(display) --driver bma250e --base \(base) --base-driver bmc150_accel
             orientd monitor >/dev/null 2>&1 &
             monitor=$!
-            await '\\["laptop","hinge",'
-            await '\\["tablet","hinge",'
-            echo "hinge: $(modes)"
+            await_mode '\\["laptop","hinge",'
+            await_mode '\\["tablet","hinge",'
+            echo "hinge: $(mode_events)"
             echo "status: $(orientd ctl status | jq -c '{source, base}')"
             echo "list: $(orientd list --json | jq -c '[.[] | {name, location, chosen}]')"
             echo quit > /run/vs.ctl

@@ -169,10 +169,7 @@ extension RealKernelTests {
                 for i in $(seq 200); do [ "$(count "$1")" -ge "$2" ] && return 0; sleep 0.05; done
                 fail "cycle $cycle: no $1 event (count $(count "$1") < $2): $(tail -3 /run/monitor.ndjson)"
             }
-            sample_time() { orientd ctl status | jq -r '.time // 0'; }
-            later() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
             pid=$(main_pid)
-            resources() { echo "$(ls /proc/$pid/fd | wc -l) $(awk '/^RssAnon/ {print $2}' /proc/$pid/status)"; }
             sleep 1
             # What the monitor was told on connecting is not counted.
             lost0=$(seen lost) attached0=$(seen attached)
@@ -186,9 +183,9 @@ extension RealKernelTests {
                 before=$(sample_time)
                 for i in $(seq 100); do later "$(sample_time)" "$before" && break; sleep 0.05; done
                 later "$(sample_time)" "$before" || fail "cycle $cycle: no samples after attached"
-                [ "$cycle" = 3 ] && baseline=$(resources)
+                [ "$cycle" = 3 ] && baseline=$(daemon_resources $pid)
             done
-            end=$(resources)
+            end=$(daemon_resources $pid)
             # And orientation events still follow the looped rotations.
             turns=$(grep -c '"cause":"sensor"' /run/monitor.ndjson)
             for i in $(seq 100); do [ "$(grep -c '"cause":"sensor"' /run/monitor.ndjson)" -gt "$turns" ] && break; sleep 0.1; done
@@ -300,21 +297,6 @@ extension RealKernelTests {
         return (display, base)
     }
 
-    /// Shell functions for a guest script: `modes` (the daemon's mode events so far, from
-    /// its own output in the journal: a subscriber that connects after the first mode
-    /// event is told the orientation, not the mode) and `await PATTERN` (one matching,
-    /// within 30 s, or fail).
-    static let modeShellFunctions = #"""
-        modes() {
-            daemon_journal \
-                | grep '^{"event":"mode"' | jq -c '[.mode, .source, (.hinge // 0 | round)]' | tr '\n' ' '
-        }
-        await() {
-            for i in $(seq 300); do modes | grep -q "$1" && return 0; sleep 0.1; done
-            fail "no mode event like $1: $(modes); $(orientd list 2>&1 | head -30)"
-        }
-        """#
-
     @Test(
         "2-in-1: the base accelerometer's hinge angle turns laptop and tablet mode; a uinput SW_TABLET_MODE switch overrules it",
         .beyondTheCore)
@@ -330,26 +312,25 @@ extension RealKernelTests {
             echo 'SUBSYSTEM=="iio", KERNELS=="0006:FEED:BA5E.*", ENV{ACCEL_LOCATION}="base"' \
                 > /etc/udev/rules.d/59-orientd-test-base.rules
             udevadm control --reload
-            \(Self.modeShellFunctions)
             start() {
                 plug_devices "$@"
                 orientd monitor >/dev/null 2>&1 &  # a consumer: without one nothing is read
                 monitors="${monitors:-} $!"
             }
             start --display \(display) --base \(base)
-            await '\\["laptop","hinge",'
-            await '\\["tablet","hinge",'
-            echo "hinge: $(modes)"
+            await_mode '\\["laptop","hinge",'
+            await_mode '\\["tablet","hinge",'
+            echo "hinge: $(mode_events)"
             orientd ctl status | jq -c '{base, "mode-source"}'
             echo quit > /run/vs.ctl; sleep 1
             systemctl stop orientd
             start --display \(display) --base \(base) --switch laptop
-            await '\\["laptop","switch",'
+            await_mode '\\["laptop","switch",'
             echo tablet > /run/vs.ctl
-            await '\\["tablet","switch",'
+            await_mode '\\["tablet","switch",'
             echo laptop > /run/vs.ctl
-            for i in $(seq 100); do [ "$(modes | grep -o '"switch"' | wc -l)" -ge 3 ] && break; sleep 0.1; done
-            echo "switch: $(modes)"
+            for i in $(seq 100); do [ "$(mode_events | grep -o '"switch"' | wc -l)" -ge 3 ] && break; sleep 0.1; done
+            echo "switch: $(mode_events)"
             echo quit > /run/vs.ctl
             kill $monitors 2>/dev/null; true  # the agent waits for every holder of the output to end
             """, timeout: 180)
@@ -386,23 +367,14 @@ extension RealKernelTests {
             """
             set -u
             plug_devices --display \(recording) --loop
-            status() { cat /sys/bus/iio/devices/iio:device0/../power/runtime_status; }
             reading() { orientd ctl status | jq -c '{reading, consumers}'; }
-            until_status() {  # until_status STATE SECONDS: prints how long it took
-                start=$(cut -d' ' -f1 /proc/uptime)
-                for i in $(seq $(( $2 * 10 ))); do
-                    [ "$(status)" = "$1" ] && { awk -v s="$start" -v n="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { print n - s }'; return; }
-                    sleep 0.1
-                done
-                fail "runtime_status is $(status), not $1, after $2 s; orientd: $(reading)"
-            }
-            echo "idle: $(until_status suspended 15) s $(reading)"
+            echo "idle: $(until_runtime_status suspended 15) s $(reading)"
             orientd monitor >/dev/null 2>&1 & monitor=$!
-            echo "subscribed: $(until_status active 3) s $(reading)"
+            echo "subscribed: $(until_runtime_status active 3) s $(reading)"
             sleep 3
-            echo "still subscribed: $(status)"
+            echo "still subscribed: $(runtime_status)"
             kill $monitor
-            echo "left: $(until_status suspended 15) s $(reading)"
+            echo "left: $(until_runtime_status suspended 15) s $(reading)"
             echo quit > /run/vs.ctl
             """, timeout: 120)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -446,14 +418,10 @@ extension RealKernelTests {
             plug_devices --display \(recording) \(hub)
             orientd monitor > /tmp/monitor.jsonl 2>/dev/null &
             monitor=$!
-            switches() {
-                pid=$(main_pid)
-                cat /proc/$pid/task/*/status | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n }'
-            }
             for i in $(seq 100); do case $(orientd ctl status | jq -r .pace) in rest|watch) break ;; esac; sleep 0.1; done
             echo "at rest: $(orientd ctl status | jq -c '{pace, rate}') sysfs $(cat /sys/bus/iio/devices/iio:device0/in_accel_sampling_frequency)"
             echo "hysteresis: $(cat /sys/bus/iio/devices/iio:device0/in_accel_hysteresis 2>&1)"
-            before=$(switches); sleep 5; after=$(switches)
+            before=$(daemon_wakeups); sleep 5; after=$(daemon_wakeups)
             echo "wake-ups: $(( after - before )) in 5 s"
             wait_until 15 grep -q '"device":"landscape-left"' /tmp/monitor.jsonl || true
             echo "turned: $(grep -c '"device":"landscape-left"' /tmp/monitor.jsonl)"
@@ -820,7 +788,7 @@ extension RealKernelTests {
         let result = try Guest.run(
             #"""
             set -u
-            stamp() { while IFS= read -r line; do printf '%s %s\n' "$(cut -d' ' -f1 /proc/uptime)" "$line"; done; }
+            stamp() { while IFS= read -r line; do printf '%s %s\n' "$(uptime_now)" "$line"; done; }
             threads() {  # per thread of $1: id, voluntary switches, CPU nanoseconds
                 for task in /proc/"$1"/task/*; do
                     echo "${task##*/} $(awk '/^voluntary_ctxt_switches/ { print $2 }' "$task/status") $(cut -d' ' -f1 "$task/schedstat")"
@@ -854,7 +822,7 @@ extension RealKernelTests {
                 wait_until 10 grep -q '"event":"started"' /run/side-$subject.feeder || true
                 started=$(grep -o '"event":"started".*' /run/side-$subject.feeder | head -1 | sed 's/.*"time":\([0-9.]*\).*/\1/')
                 [ -n "$started" ] || fail "$subject: the driver never asked the hub for data: $(cat /run/side-$subject.feeder)"
-                at() { while awk -v s="$started" -v t="$1" -v now="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { exit !(now < s + t) }'; do sleep 0.1; done; }
+                at() { while awk -v s="$started" -v t="$1" -v now="$(uptime_now)" 'BEGIN { exit !(now < s + t) }'; do sleep 0.1; done; }
                 at 7; threads $pid > /run/a
                 at \#(stillSeconds); threads $pid > /run/b
                 at \#(duration + 0.5); threads $pid > /run/c

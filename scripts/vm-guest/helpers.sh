@@ -101,3 +101,46 @@ play_setup() {
         rm -rf "$_dropins"; systemctl daemon-reload
     fi
 }
+
+# Seconds since the guest booted (CLOCK_BOOTTIME, as /proc/uptime), to two decimals.
+uptime_now() { cut -d' ' -f1 /proc/uptime; }
+
+# later A B: true when the number A is greater than B (fractions allowed).
+later() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+
+# The time of the daemon's latest sample (`orientd ctl status`), 0 before the first.
+sample_time() { orientd ctl status | jq -r '.time // 0'; }
+
+# daemon_resources PID: its open descriptors and anonymous memory (KiB), on one line.
+daemon_resources() { echo "$(ls "/proc/$1/fd" | wc -l) $(awk '/^RssAnon/ {print $2}' "/proc/$1/status")"; }
+
+# The daemon's voluntary context switches so far, all threads: its wake-ups.
+daemon_wakeups() {
+    cat /proc/"$(main_pid)"/task/*/status | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n }'
+}
+
+# The daemon's mode events so far, as ["mode","source",hinge°] on one line, from its own
+# output in the journal (a subscriber that connects after the first mode event is told
+# the orientation, not the mode).
+mode_events() {
+    daemon_journal | grep '^{"event":"mode"' | jq -c '[.mode, .source, (.hinge // 0 | round)]' | tr '\n' ' '
+}
+
+# await_mode PATTERN: a mode event matching PATTERN (grep) within 30 s, or fail.
+await_mode() {
+    _mode_seen() { mode_events | grep -q "$1"; }
+    wait_until 30 _mode_seen "$1" || fail "no mode event like $1: $(mode_events); $(orientd list 2>&1 | head -30)"
+}
+
+# The first IIO device's runtime power state: active, suspended, ...
+runtime_status() { cat /sys/bus/iio/devices/iio:device0/../power/runtime_status; }
+
+# until_runtime_status STATE SECONDS: how long (s) until runtime_status was STATE;
+# fail after SECONDS, with what the daemon says it reads for whom.
+until_runtime_status() {
+    _since=$(uptime_now)
+    _is_state() { [ "$(runtime_status)" = "$1" ]; }
+    wait_until "$2" _is_state "$1" \
+        || fail "runtime_status is $(runtime_status), not $1, after $2 s; orientd: $(orientd ctl status | jq -c '{reading, consumers}')"
+    awk -v s="$_since" -v n="$(uptime_now)" 'BEGIN { print n - s }'
+}
