@@ -135,11 +135,12 @@ await_mode() {
 # The first IIO device's runtime power state: active, suspended, ...
 runtime_status() { cat /sys/bus/iio/devices/iio:device0/../power/runtime_status; }
 
-# until_runtime_status STATE SECONDS: how long (s) until runtime_status was STATE;
-# fail after SECONDS, with what the daemon says it reads for whom.
+# until_runtime_status STATES SECONDS: how long (s) until runtime_status was one of
+# STATES (an extended regular expression: 'suspended|unsupported'); fail after SECONDS,
+# with what the daemon says it reads for whom.
 until_runtime_status() {
     _since=$(uptime_now)
-    _is_state() { [ "$(runtime_status)" = "$1" ]; }
+    _is_state() { runtime_status | grep -Eqx "$1"; }
     wait_until "$2" _is_state "$1" \
         || fail "runtime_status is $(runtime_status), not $1, after $2 s; orientd: $(orientd ctl status | jq -c '{reading, consumers}')"
     awk -v s="$_since" -v n="$(uptime_now)" 'BEGIN { print n - s }'
