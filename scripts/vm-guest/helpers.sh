@@ -42,8 +42,11 @@ plug_devices() {
     wait_until 10 test -S /run/orientd/control.sock || fail "orientd did not start for the plugged devices"
 }
 
-# The shipped /etc/orientd.conf back (kept aside at the first call).
-shipped_configuration() {
+# orientd stopped, its saved state gone, the shipped /etc/orientd.conf back (kept aside
+# at the first call).
+stopped_as_shipped() {
+    systemctl stop orientd
+    rm -rf /var/lib/orientd/*
     [ -f /etc/orientd.conf.shipped ] || cp /etc/orientd.conf /etc/orientd.conf.shipped
     cp /etc/orientd.conf.shipped /etc/orientd.conf
 }
@@ -53,10 +56,9 @@ shipped_configuration() {
 # left is undone and reloaded: systemd-hwdb update takes 2.8 s and daemon-reload 1.4 s
 # under TCG, and this runs before each of some 25 test cases.
 reset_guest() {
-    systemctl stop orientd 'virtual-sensor*' 2>/dev/null || true
+    systemctl stop 'virtual-sensor*' 2>/dev/null || true
+    stopped_as_shipped
     systemctl reset-failed 2>/dev/null || true
-    rm -rf /var/lib/orientd/*
-    shipped_configuration
     _hwdb=$(ls /etc/udev/hwdb.d/61-orientd-*.hwdb 2>/dev/null || true)
     _rules=$(ls /etc/udev/rules.d/59-orientd-test-*.rules 2>/dev/null || true)
     # shellcheck disable=SC2086 # the lists are of paths without spaces
@@ -79,9 +81,7 @@ reset_guest() {
 # after the shipped configuration, play.hwdb as a local hwdb entry, play-dropin.conf as
 # the unit's only drop-in. Reloads only what changed since the last play.
 play_setup() {
-    systemctl stop orientd
-    rm -rf /var/lib/orientd/*
-    shipped_configuration
+    stopped_as_shipped
     cat "$1/play-orientd.conf" >> /etc/orientd.conf
     # udevd is told to reload: it looks for a new hwdb.bin at most every 3 s, and the
     # feeder plugs the sensor at once.
