@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "OrientdTestSupport", dependencies: ["OrientdCore", "OrientdDaemon", "OrientdClient"], path: "Tests/Support"),
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["orientd", "OrientdCore", "OrientdDaemon", "OrientdClient", "OrientdTestSupport"]),
+            dependencies: ["orientd", "OrientdCore", "OrientdIO", "OrientdDaemon", "OrientdClient", "OrientdTestSupport"]),
         // The rotation scripts and the suggestion's notification against real compositors
         // (sway, mutter, kwin), a real X server and mako: switched on by the
         // real-counterpart tier (scripts/test --all).

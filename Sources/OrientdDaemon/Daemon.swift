@@ -43,8 +43,8 @@ public final class Daemon {
     private var demand: ReadingDemand?
     /// Tells a source that reads on demand whether to read.
     private var sourceSetReading: ((Bool) -> Void)?
-    /// Whether the memory the start freed has been given back (`ProcessSetup`).
-    private var startFreed = false
+    /// Whether what only the start needed has been given back (`ProcessSetup.returnStartMemory`).
+    private var startMemoryReturned = false
 
     /// Sets up what must exist before any thread starts (`ProcessSetup`). Throws a
     /// message for what cannot be made, the control socket among them.
@@ -256,9 +256,9 @@ public final class Daemon {
             case .orientation(let event):
                 broadcast(event.jsonLine)
                 notifications.orientationChanged()
-                if !startFreed {
-                    startFreed = true
-                    process.returnFreedMemory()
+                if !startMemoryReturned && configuration.returnsStartMemory {
+                    startMemoryReturned = true
+                    process.returnStartMemory()
                 }
                 if event.screenChanged { hooks.schedule(event, now: MonotonicClock.now) }
             case .lock(let event): broadcast(event.jsonLine)

@@ -21,10 +21,16 @@ extension Daemon {
         /// Reads the configuration again (SIGHUP); nil when there is nothing to reload.
         public var reload: (() -> ReloadResult)?
 
+        /// Once the first orientation is out, give back what only the start needed
+        /// (`ProcessSetup.returnStartMemory`): `run` lasts; a replay ends soon, and would
+        /// read the dropped pages from disk again.
+        let returnsStartMemory: Bool
+
         /// `run`: standard output drops and resynchronises a reader that falls behind.
         /// `replay`: the replay waits for the reader (Endpoint.OverflowPolicy.backpressure).
         public init(live: Bool) {
             standardOutputPolicy = live ? .resync : .backpressure
+            returnsStartMemory = live
         }
     }
 }

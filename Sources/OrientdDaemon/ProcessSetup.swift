@@ -38,9 +38,13 @@ struct ProcessSetup: ~Copyable {
         self.listener = listener
     }
 
-    /// Gives back to the kernel what the start allocated and freed (the command line's
-    /// parsing, discovery, the sensor's set-up): once, when the first orientation is out.
-    func returnFreedMemory() {
+    /// Gives back to the kernel what only the start needed (the command line's parsing,
+    /// discovery, the sensor's set-up): once, when the first orientation is out. What it
+    /// allocated and freed; the code and constants it alone ran over; the main thread's
+    /// stack below the control loop (`ResidentMemory`).
+    func returnStartMemory() {
+        ResidentMemory.pageOutFiles()
+        ResidentMemory.releaseUnusedStack()
         malloc_trim(0)
     }
 

@@ -1,0 +1,84 @@
+import Foundation
+import OrientdCore
+import OrientdIO
+import Testing
+
+/// `ResidentMemory` against this machine's kernel, in the test's own process: a file's
+/// pages are dropped and read again unchanged; anonymous memory and the frame's own
+/// stack page are not touched.
+@Suite("Resident memory given back after the start")
+struct ResidentMemoryTests {
+    /// Resident KiB of the mapping that holds `address`, from /proc/self/smaps.
+    static func residentKiB(at address: UInt) throws -> Int {
+        // Read to its end: procfs files say they are empty, which Foundation believes.
+        let smaps = String(decoding: try WholeFile.read("/proc/self/smaps", limit: 16 << 20), as: UTF8.self)
+        var inMapping = false
+        for line in smaps.split(separator: "\n") {
+            if let bounds = line.split(separator: " ").first, !bounds.hasSuffix(":") {
+                let range = bounds.split(separator: "-").compactMap { UInt($0, radix: 16) }
+                inMapping = range.count == 2 && range[0] <= address && address < range[1]
+            } else if inMapping, line.hasPrefix("Rss:") {
+                return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? -1
+            }
+        }
+        throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no mapping holds \(address) in smaps"])
+    }
+
+    @Test("a file's pages only this process maps are dropped and read back unchanged; anonymous pages stay")
+    func pagesOut() throws {
+        // On the build's file system (a disk, as /usr/bin is): tmpfs pages would go to swap.
+        let path = FileManager.default.currentDirectoryPath + "/.build/resident-memory-\(getpid())"
+        let size = 2 << 20
+        let content = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) })
+        try content.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fd = open(path, O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let file = try #require(mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0).flatMap { $0 == MAP_FAILED ? nil : $0 })
+        defer { munmap(file, size) }
+        let anonymous = try #require(
+            mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0).flatMap { $0 == MAP_FAILED ? nil : $0 })
+        defer { munmap(anonymous, size) }
+        anonymous.initializeMemory(as: UInt8.self, repeating: 7, count: size)
+        var sum = 0
+        for offset in stride(from: 0, to: size, by: 4096) { sum &+= Int(file.load(fromByteOffset: offset, as: UInt8.self)) }
+        let fileAddress = UInt(bitPattern: file)
+        let anonymousAddress = UInt(bitPattern: anonymous)
+        let before = (file: try Self.residentKiB(at: fileAddress), anonymous: try Self.residentKiB(at: anonymousAddress))
+        #expect(before.file == 2048 && before.anonymous == 2048, "every page touched: \(before)")
+
+        let advised = ResidentMemory.pageOutFiles()
+        let after = (file: try Self.residentKiB(at: fileAddress), anonymous: try Self.residentKiB(at: anonymousAddress))
+        print(
+            "ResidentMemory.pageOutFiles: \(advised / 1024) KiB of mappings advised; the file \(before.file) → \(after.file) KiB, anonymous \(before.anonymous) → \(after.anonymous) KiB"
+        )
+        #expect(advised >= size)
+        #expect(after.file < before.file / 4, "the file's pages dropped: \(after.file) KiB resident")
+        #expect(after.anonymous == before.anonymous, "anonymous memory is not a file's: \(after.anonymous) KiB")
+        #expect(Data(bytes: file, count: size) == content, "read back from the file unchanged")
+        #expect(anonymous.load(fromByteOffset: size - 1, as: UInt8.self) == 7)
+        _ = sum
+    }
+
+    @Test("the stack below the caller's frame is released; the frame and what the caller holds stay")
+    func releasesStack() {
+        // Deep recursion touches stack pages; back in the caller, they are below its frame.
+        @inline(never) func deep(_ depth: Int) -> Int {
+            depth == 0 ? 1 : deep(depth - 1) &+ depth & 1
+        }
+        let held = [1, 2, 3]
+        var local = 42
+        let here = withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
+        #expect(deep(4000) > 0)
+        let touched = (try? Self.residentKiB(at: here)) ?? -1
+        let released = ResidentMemory.releaseUnusedStack()
+        let left = (try? Self.residentKiB(at: here)) ?? -1
+        print(
+            "ResidentMemory.releaseUnusedStack: this thread's stack \(touched) → \(left) KiB resident (\(released / 1024) KiB below the frame)"
+        )
+        #expect(touched > 0 && left >= 4 && left <= touched - 64, "the deep frames' pages released: \(touched) → \(left) KiB")
+        local += 1
+        #expect(local == 43 && held == [1, 2, 3] && deep(2) > 0)
+    }
+}
