@@ -278,7 +278,7 @@ struct ReplayCommandTests {
             "--magnitude-tolerance", "--filter-time-constant", "--disturbance-threshold", "--settle-time",
             "--hold-time", "--initial-hold-time", "--minimum-samples", "--rotation-hysteresis",
             "--initial-margin", "--face-enter-tilt", "--face-exit-tilt", "--face-hold-time", "--face-sure-tilt", "--gap-reset",
-            "--flat-settle-time", "Examples:",
+            "--flat-settle-time", "--walking-return-time", "Examples:",
         ] {
             #expect(replay.stdout.contains(option), "replay --help lacks \(option)")
         }

@@ -311,6 +311,44 @@ struct ClassifierTests {
         #expect(prompt.1 == .landscapeLeft && prompt.0 <= 1.52 && prompt.0 < held.0, "0 turns the wait off: \(prompt.0) s")
     }
 
+    @Test("walking with the device held nearly flat: back to the last upright pose after walking-return-time; standing, at once")
+    func walkingReturn() throws {
+        /// A reading at `rate` Hz for `duration` s; with steps, one every 0.5 s lifts
+        /// the magnitude 2.5 m/s² for 0.1 s (within magnitude-tolerance and the
+        /// disturbance threshold: no disturbance, only a step).
+        @discardableResult
+        func walk(
+            _ c: inout OrientationClassifier, roll: Double, tilt: Double, from start: Double, duration: Double, steps: Bool
+        ) -> [(Double, DeviceOrientation)] {
+            var changes: [(Double, DeviceOrientation)] = []
+            for i in 0..<Int(duration * 50) {
+                let t = start + Double(i) / 50
+                let lifted = steps && (t - start).truncatingRemainder(dividingBy: 0.5) < 0.1
+                let reading = rest(roll: roll, tilt: tilt, magnitude: g + (lifted ? 2.5 : 0))
+                if let pose = c.update(time: t, acceleration: reading) { changes.append((t, pose)) }
+            }
+            return changes
+        }
+        func back(_ parameters: ClassifierParameters, steps: Bool) throws -> Double {
+            var c = OrientationClassifier(parameters: parameters)
+            walk(&c, roll: 0, tilt: 40, from: 0, duration: 1, steps: steps)
+            walk(&c, roll: 0, tilt: 88, from: 1, duration: 3, steps: steps)
+            #expect(c.orientation == .faceUp)
+            let changes = walk(&c, roll: 0, tilt: 40, from: 4, duration: 1.5, steps: steps)
+            let first = try #require(changes.first)
+            #expect(changes.map(\.1) == [.portrait])
+            return first.0 - 4
+        }
+        let walking = try back(ClassifierParameters(), steps: true)
+        #expect(walking >= 0.5 && walking <= 0.62, "back to portrait \(walking) s after the tilt, walking")
+        let standing = try back(ClassifierParameters(), steps: false)
+        #expect(standing <= 0.3, "standing: \(standing) s")
+        var off = ClassifierParameters()
+        off.walkingReturnTime = 0
+        let prompt = try back(off, steps: true)
+        #expect(prompt <= 0.3, "0 turns the wait off: \(prompt) s")
+    }
+
     @Test("after a pause in the readings (a sensor that watches at rest), the flat stretch ends at the first reading that is not flat")
     func flatSettleAfterPause() throws {
         var c = OrientationClassifier()

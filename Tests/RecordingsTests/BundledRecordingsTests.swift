@@ -93,6 +93,7 @@ struct DiscriminationTests {
         p.faceExitTilt = 60
         p.flatSettleTime = 0
         p.faceHoldTime = 0
+        p.walkingReturnTime = 0
         return p
     }()
 

@@ -88,6 +88,14 @@ public struct ClassifierParameters: Hashable, Sendable {
     /// off.
     public var flatSettleTime: Double = 0.3
 
+    /// Seconds. While the device is carried by someone walking (four steps within 2 s:
+    /// the magnitude rising past 1 m/s² from g, the rises at least 0.25 s apart), the
+    /// way back from face-up or face-down to the last upright pose must be proposed this
+    /// long: a hand that walks with the device held nearly flat dips it past
+    /// `faceExitTilt` with a step, and the next step tips it flat again. The screen does
+    /// not move either way (it stayed at the last upright pose). 0 turns it off.
+    public var walkingReturnTime: Double = 0.5
+
     public init() {}
 
     /// A problem with a parameter value, naming the parameter.
@@ -107,7 +115,7 @@ public struct ClassifierParameters: Hashable, Sendable {
             ("minimum-samples", Double(minimumSamples)), ("rotation-hysteresis", rotationHysteresis),
             ("initial-margin", initialMargin), ("face-enter-tilt", faceEnterTilt), ("face-exit-tilt", faceExitTilt),
             ("face-hold-time", faceHoldTime), ("face-sure-tilt", faceSureTilt),
-            ("gap-reset", gapReset), ("flat-settle-time", flatSettleTime),
+            ("gap-reset", gapReset), ("flat-settle-time", flatSettleTime), ("walking-return-time", walkingReturnTime),
         ]
     }
 

@@ -21,7 +21,8 @@
 ///    with no disturbance in the last `settleTime`; from upright to face-up or face-down
 ///    short of `faceSureTilt` it must hold for `faceHoldTime`; leaving flat for an
 ///    upright pose other than the last one also waits `flatSettleTime` after the device
-///    lay flat and after the last disturbance.
+///    lay flat and after the last disturbance; while walking (`WalkingSteps`), back to
+///    the last upright pose from face-up or face-down it must hold `walkingReturnTime`.
 ///
 /// No trigonometry per reading: the angles are turned into cosines once, at init.
 public struct OrientationClassifier: Sendable {
@@ -61,6 +62,7 @@ public struct OrientationClassifier: Sendable {
     /// adaptive rate leaves readings out at rest).
     private var lastFlat = -Double.infinity
     private var previousFlat = false
+    private var steps: WalkingSteps
 
     public init(parameters: ClassifierParameters = ClassifierParameters()) {
         self.parameters = parameters
@@ -79,6 +81,7 @@ public struct OrientationClassifier: Sendable {
         let faceSureSine = sin(parameters.faceSureTilt * radians)
         faceSureSineSquared = faceSureSine * faceSureSine
         initialFaceSine = sin((parameters.faceEnterTilt + parameters.faceExitTilt) / 2 * radians)
+        steps = WalkingSteps(gravity: g)
     }
 
     /// The low-pass filtered acceleration, for diagnostics; zero before the first reading.
@@ -115,6 +118,7 @@ public struct OrientationClassifier: Sendable {
         let a = smoothed
 
         let magnitudeSquared = a.squaredLength
+        steps.update(time: t, magnitudeSquared: magnitudeSquared)
         guard magnitudeSquared >= lowMagnitudeSquared, magnitudeSquared <= highMagnitudeSquared else {
             lastDisturbance = t
             return nil
@@ -147,7 +151,7 @@ public struct OrientationClassifier: Sendable {
             candidateCount += 1
         }
         guard candidateCount >= parameters.minimumSamples,
-            t - candidateSince >= hold(for: proposal),
+            t - candidateSince >= hold(for: proposal, at: t),
             t - lastDisturbance >= parameters.settleTime,
             !isHandledOffFlat(proposal, at: t)
         else { return nil }
@@ -161,9 +165,15 @@ public struct OrientationClassifier: Sendable {
     /// face-up or face-down, a tilt short of `faceSureTilt` must hold for `faceHoldTime`:
     /// steps swing a device held steeply in a walking hand across face-enter-tilt for a
     /// quarter of a second at a time, while one laid down reads nearly flat at once.
+    /// While walking, back from face-up or face-down to the last upright pose must hold
+    /// for `walkingReturnTime`: a step dips a device held nearly flat past
+    /// face-exit-tilt, and the next tips it flat again.
     @inline(__always)
-    private func hold(for proposal: DeviceOrientation) -> Double {
+    private func hold(for proposal: DeviceOrientation, at t: Double) -> Double {
         if orientation == .unknown { return parameters.initialHoldTime }
+        if orientation == .faceUp || orientation == .faceDown, proposal == lastUpright, steps.isWalking(at: t) {
+            return max(parameters.holdTime, parameters.walkingReturnTime)
+        }
         let toFace = orientation.isUpright && (proposal == .faceUp || proposal == .faceDown)
         // |sin tilt| < sin(face-sure-tilt), squared.
         if toFace, filtered.z * filtered.z < faceSureSineSquared * filtered.squaredLength {
@@ -195,6 +205,7 @@ public struct OrientationClassifier: Sendable {
         candidate = orientation
         candidateCount = 0
         lastDisturbance = -Double.infinity
+        steps.reset()
     }
 
     /// The pose the filtered vector argues for, given the reported pose (hysteresis).

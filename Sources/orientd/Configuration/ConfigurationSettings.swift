@@ -28,7 +28,8 @@ enum ConfigurationSettings {
             "socket-group", "socket-mode", "exec-timeout", "state-directory",
             "vibration-filter", "magnitude-tolerance", "filter-time-constant", "disturbance-threshold", "settle-time", "hold-time",
             "initial-hold-time", "minimum-samples", "rotation-hysteresis", "initial-margin", "face-enter-tilt",
-            "face-exit-tilt", "face-hold-time", "face-sure-tilt", "gap-reset", "flat-settle-time", "rest-rate", "motion-threshold",
+            "face-exit-tilt", "face-hold-time", "face-sure-tilt", "gap-reset", "flat-settle-time", "walking-return-time", "rest-rate",
+            "motion-threshold",
             "rest-after", "change-sensitivity",
         ] {
             keys[key] = .option

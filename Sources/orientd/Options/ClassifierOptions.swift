@@ -94,6 +94,12 @@ struct ClassifierOptions: ParsableArguments {
             discussion: "Example: --flat-settle-time 0.4 for a slower hand.",
             valueName: "seconds"))
     var flatSettleTime: Double?
+    @Option(
+        help: ArgumentHelp(
+            "While walking, the way back from face-up or face-down to the last upright pose must hold this long; 0 turns it off \(Self.default(\.walkingReturnTime)).",
+            discussion: "Example: --walking-return-time 0.8 for a heavier step.",
+            valueName: "seconds"))
+    var walkingReturnTime: Double?
     @OptionGroup var reading: AdaptiveRateOptions
 
     /// "(default: 0.12)": the help shows ClassifierParameters' own default, so it cannot
@@ -120,6 +126,7 @@ struct ClassifierOptions: ParsableArguments {
         if let faceSureTilt { p.faceSureTilt = faceSureTilt }
         if let gapReset { p.gapReset = gapReset }
         if let flatSettleTime { p.flatSettleTime = flatSettleTime }
+        if let walkingReturnTime { p.walkingReturnTime = walkingReturnTime }
         return p
     }
 
