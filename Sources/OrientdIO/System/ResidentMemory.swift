@@ -17,13 +17,15 @@ import OrientdCore
 /// lost but the saving, so failures are not reported.
 public enum ResidentMemory {
     /// Advises the kernel to drop the pages of every unmodified file mapping
-    /// (`MemoryMapping.isUnmodifiedFile`); pages other processes map too stay. Returns
-    /// the bytes of the mappings advised.
+    /// (`MemoryMapping.isUnmodifiedFile`) that `including` accepts (all, for the
+    /// daemon; a test names its own file, so as not to slow the rest of its process);
+    /// pages other processes map too stay. Returns the bytes of the mappings advised.
     @discardableResult
-    public static func pageOutFiles() -> Int {
+    public static func pageOutFiles(including: (MemoryMapping) -> Bool = { _ in true }) -> Int {
         guard let bytes = try? WholeFile.read("/proc/self/smaps", limit: 8 << 20) else { return 0 }
         var advised = 0
-        for mapping in MemoryMapping.parse(String(decoding: bytes, as: UTF8.self)) where mapping.isUnmodifiedFile {
+        for mapping in MemoryMapping.parse(String(decoding: bytes, as: UTF8.self))
+        where mapping.isUnmodifiedFile && including(mapping) {
             guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
             // Read back only what is touched: no read-ahead of the neighbours (which
             // fault-around would then map too) into pages the start alone used.
