@@ -43,8 +43,9 @@ struct ProcessSetup: ~Copyable {
     /// allocated and freed; the code and constants it alone ran over; the main thread's
     /// stack below the control loop (`ResidentMemory`).
     func returnStartMemory() {
-        ResidentMemory.pageOutFiles()
-        ResidentMemory.releaseUnusedStack()
+        let mappings = ResidentMemory.mappings()
+        ResidentMemory.pageOutFiles(mappings)
+        ResidentMemory.releaseUnusedStack(mappings)
         malloc_trim(0)
     }
 

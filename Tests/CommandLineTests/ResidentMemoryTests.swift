@@ -10,18 +10,8 @@ import Testing
 struct ResidentMemoryTests {
     /// Resident KiB of the mapping that holds `address`, from /proc/self/smaps.
     static func residentKiB(at address: UInt) throws -> Int {
-        // Read to its end: procfs files say they are empty, which Foundation believes.
-        let smaps = String(decoding: try WholeFile.read("/proc/self/smaps", limit: 16 << 20), as: UTF8.self)
-        var inMapping = false
-        for line in smaps.split(separator: "\n") {
-            if let bounds = line.split(separator: " ").first, !bounds.hasSuffix(":") {
-                let range = bounds.split(separator: "-").compactMap { UInt($0, radix: 16) }
-                inMapping = range.count == 2 && range[0] <= address && address < range[1]
-            } else if inMapping, line.hasPrefix("Rss:") {
-                return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? -1
-            }
-        }
-        throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no mapping holds \(address) in smaps"])
+        let mapping = ResidentMemory.mappings().first { $0.start <= address && address < $0.end }
+        return try #require(mapping, "no mapping holds \(address) in smaps").residentKiB
     }
 
     @Test("a file's pages only this process maps are dropped and read back unchanged; anonymous pages stay")
@@ -51,7 +41,7 @@ struct ResidentMemoryTests {
         // Only the test's file: the test bundle's own pages, read back one by one, would
         // slow every test after this one.
         let mapped = URL(fileURLWithPath: path).resolvingSymlinksInPath().path  // as smaps names it
-        let advised = ResidentMemory.pageOutFiles { $0.path == mapped }
+        let advised = ResidentMemory.pageOutFiles(ResidentMemory.mappings().filter { $0.path == mapped })
         let after = (file: try Self.residentKiB(at: fileAddress), anonymous: try Self.residentKiB(at: anonymousAddress))
         print(
             "ResidentMemory.pageOutFiles: \(advised / 1024) KiB of mappings advised; the file \(before.file) → \(after.file) KiB, anonymous \(before.anonymous) → \(after.anonymous) KiB"
@@ -75,7 +65,7 @@ struct ResidentMemoryTests {
         let here = withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
         #expect(deep(4000) > 0)
         let touched = (try? Self.residentKiB(at: here)) ?? -1
-        let released = ResidentMemory.releaseUnusedStack()
+        let released = ResidentMemory.releaseUnusedStack(ResidentMemory.mappings())
         let left = (try? Self.residentKiB(at: here)) ?? -1
         print(
             "ResidentMemory.releaseUnusedStack: this thread's stack \(touched) → \(left) KiB resident (\(released / 1024) KiB below the frame)"

@@ -35,7 +35,9 @@ struct MemoryMappingTests {
         let mappings = MemoryMapping.parse(Self.smaps)
         #expect(mappings.count == 10)
         #expect(
-            mappings[0] == MemoryMapping(start: 0x40_0000, end: 0x51_3000, permissions: "r--p", path: "/usr/bin/orientd", anonymousKiB: 0))
+            mappings[0]
+                == MemoryMapping(
+                    start: 0x40_0000, end: 0x51_3000, permissions: "r--p", path: "/usr/bin/orientd", anonymousKiB: 0, residentKiB: 480))
         #expect(mappings[2].path == nil && mappings[2].anonymousKiB == 236)
         #expect(mappings[3].path == "[heap]" && mappings[3].anonymousKiB == 132)
         #expect(mappings[5].anonymousKiB == 76)

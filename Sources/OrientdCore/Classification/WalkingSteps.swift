@@ -38,10 +38,8 @@ public struct WalkingSteps: Sendable {
     public func isWalking(at t: Double) -> Bool { t - rises.0 <= Self.window }
 
     /// Forgets the steps (a gap in the readings).
-    public mutating func reset() { self = WalkingSteps(lowSquared: lowSquared, highSquared: highSquared) }
-
-    private init(lowSquared: Double, highSquared: Double) {
-        self.lowSquared = lowSquared
-        self.highSquared = highSquared
+    public mutating func reset() {
+        rises = (-Double.infinity, -Double.infinity, -Double.infinity, -Double.infinity)
+        above = false
     }
 }

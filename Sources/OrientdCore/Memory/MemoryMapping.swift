@@ -9,13 +9,16 @@ public struct MemoryMapping: Hashable, Sendable {
     /// A file's path, a name in brackets (`[heap]`, `[stack]`, `[vdso]`), or nil.
     public var path: String?
     public var anonymousKiB: Int
+    /// Resident pages in all, from `smaps`' `Rss:` line (0 from `maps`).
+    public var residentKiB: Int
 
-    public init(start: UInt, end: UInt, permissions: String, path: String?, anonymousKiB: Int) {
+    public init(start: UInt, end: UInt, permissions: String, path: String?, anonymousKiB: Int, residentKiB: Int = 0) {
         self.start = start
         self.end = end
         self.permissions = permissions
         self.path = path
         self.anonymousKiB = anonymousKiB
+        self.residentKiB = residentKiB
     }
 
     public var byteCount: UInt { end - start }
@@ -30,16 +33,19 @@ public struct MemoryMapping: Hashable, Sendable {
 
     /// The mappings of `maps` or `smaps`, in their order. A mapping's line is
     /// `start-end perms offset device inode [path]`; in `smaps`, `Key: value kB` lines follow;
-    /// a line that is neither is skipped, and a mapping without an `Anonymous:` line
-    /// counts none.
+    /// a line that is neither is skipped, and a mapping without an `Anonymous:` or
+    /// `Rss:` line counts none.
     public static func parse(_ text: String) -> [MemoryMapping] {
         var mappings: [MemoryMapping] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
             guard let first = fields.first else { continue }
             if first.last == ":" {
-                if first == "Anonymous:", fields.count >= 2, let kib = Int(fields[1]), !mappings.isEmpty {
-                    mappings[mappings.count - 1].anonymousKiB = kib
+                guard fields.count >= 2, let kib = Int(fields[1]), !mappings.isEmpty else { continue }
+                switch first {
+                case "Anonymous:": mappings[mappings.count - 1].anonymousKiB = kib
+                case "Rss:": mappings[mappings.count - 1].residentKiB = kib
+                default: break
                 }
                 continue
             }

@@ -16,16 +16,20 @@ import OrientdCore
 /// Both are advice: where the kernel refuses (older than 5.4, a filter), nothing is
 /// lost but the saving, so failures are not reported.
 public enum ResidentMemory {
-    /// Advises the kernel to drop the pages of every unmodified file mapping
-    /// (`MemoryMapping.isUnmodifiedFile`) that `including` accepts (all, for the
-    /// daemon; a test names its own file, so as not to slow the rest of its process);
-    /// pages other processes map too stay. Returns the bytes of the mappings advised.
+    /// This process's mappings, as `/proc/self/smaps` lists them now; empty where it
+    /// cannot be read.
+    public static func mappings() -> [MemoryMapping] {
+        guard let bytes = try? WholeFile.read("/proc/self/smaps", limit: 8 << 20) else { return [] }
+        return MemoryMapping.parse(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Advises the kernel to drop the pages of each of `mappings` that is a file's as
+    /// read from it (`MemoryMapping.isUnmodifiedFile`); pages other processes map too
+    /// stay. Returns the bytes of the mappings advised.
     @discardableResult
-    public static func pageOutFiles(including: (MemoryMapping) -> Bool = { _ in true }) -> Int {
-        guard let bytes = try? WholeFile.read("/proc/self/smaps", limit: 8 << 20) else { return 0 }
+    public static func pageOutFiles(_ mappings: [MemoryMapping]) -> Int {
         var advised = 0
-        for mapping in MemoryMapping.parse(String(decoding: bytes, as: UTF8.self))
-        where mapping.isUnmodifiedFile && including(mapping) {
+        for mapping in mappings where mapping.isUnmodifiedFile {
             guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
             // Read back only what is touched: no read-ahead of the neighbours (which
             // fault-around would then map too) into pages the start alone used.
@@ -38,16 +42,14 @@ public enum ResidentMemory {
     /// Drops the calling thread's stack pages more than a page below its current frame:
     /// memory below the stack pointer holds nothing live (x86-64's red zone is 128
     /// bytes), and no signal is delivered to orientd's threads (all are blocked, read
-    /// through a signalfd). The stack is the mapping the frame is in: a thread's, made by
-    /// glibc, or the main thread's `[stack]`. Returns the bytes released.
+    /// through a signalfd). The stack is the one of `mappings` the frame is in: a
+    /// thread's, made by glibc, or the main thread's `[stack]`. Returns the bytes
+    /// released.
     @discardableResult
-    public static func releaseUnusedStack() -> Int {
+    public static func releaseUnusedStack(_ mappings: [MemoryMapping]) -> Int {
         var marker: UInt8 = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-        guard let bytes = try? WholeFile.read("/proc/self/maps", limit: 1 << 20),
-            let stack = MemoryMapping.parse(String(decoding: bytes, as: UTF8.self)).first(where: {
-                $0.start <= here && here < $0.end
-            }),
+        guard let stack = mappings.first(where: { $0.start <= here && here < $0.end }),
             let low = UnsafeMutableRawPointer(bitPattern: stack.start)
         else { return 0 }
         let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
