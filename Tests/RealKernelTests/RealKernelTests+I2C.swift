@@ -26,9 +26,7 @@ extension RealKernelTests {
         // 0.21 s of replay's as a rule, 0.37 s once (bmc150) with both host cores busy.
         try Self.expectSameAsReplay(path, play: play, within: 0.4)
         let sensor = (play.events ?? []).filter { $0["event"] as? String == "sensor" }
-        // The first sensor event is `attached`, or `reading` when the daemon attached
-        // before play subscribed and then waited for a consumer.
-        let first = try #require(sensor.first, "no sensor event: \(play.stdout)")
+        let first = try Self.firstRead(in: play)
         #expect(first["read"] as? String == "polled", "no trigger on i2c-stub, so polled: \(first)")
         if first["state"] as? String == "attached" {
             #expect(first["name"] as? String == chip, "the IIO device's name is the driver's: \(first)")
@@ -216,8 +214,7 @@ extension RealKernelTests {
         // before the full rate: at 10 Hz up to 0.2 s behind replay's schedule, plus TCG's
         // scheduling (0.19 s seen, 0.31 s in one CI run).
         try Self.expectSameAsReplay(path, play: play, within: 0.4)
-        let sensor = (play.events ?? []).filter { $0["event"] as? String == "sensor" }
-        #expect(sensor.first?["read"] as? String == "buffered", "the trigger makes the buffer usable: \(play.stdout)")
+        #expect(try Self.firstRead(in: play)["read"] as? String == "buffered", "the trigger makes the buffer usable: \(play.stdout)")
         let rates = log.stdout.split(separator: "\n").compactMap { Double($0) }
         // Slowed to 10 Hz while still, not the rest rate: the first scan after a move
         // waits out the period running (TriggerPace.longestPeriodAtRest).

@@ -127,6 +127,21 @@ struct RealKernelTests {
         let gap = String(format: "%.3f", largest)
         print("real kernel, \(Guest.name): \(name) live, \(live.count) events, each within \(gap) s of replay's (bound \(within) s)")
     }
+
+    /// The first of play's `sensor` events that says how the sensor is read: `attached`,
+    /// or `reading` when the daemon attached before play subscribed and waited for a
+    /// consumer. The read loop says `attached` and `idle` back to back, so a subscription
+    /// that lands between them sees `idle` first (measured in CI on Debian 13, mpu6050);
+    /// nothing else may come before it.
+    static func firstRead(in play: OrientdProcess.Result) throws -> [String: Any] {
+        let sensor = (play.events ?? []).filter { $0["event"] as? String == "sensor" }
+        let index = try #require(
+            sensor.firstIndex { ["attached", "reading"].contains($0["state"] as? String) },
+            "no sensor event says how it is read: \(play.stdout)")
+        let before = sensor[..<index].map { $0["state"] as? String ?? "?" }
+        #expect(before.allSatisfy { $0 == "idle" }, "only idle before the sensor is read: \(before)")
+        return sensor[index]
+    }
 }
 
 /// What `virtual-sensor play` says of the run on standard error, on CLOCK_MONOTONIC.
