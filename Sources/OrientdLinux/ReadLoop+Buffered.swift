@@ -49,8 +49,24 @@ extension ReadLoop {
         var bufferFailures = ReadFailures(interval: 0.1)
         // The last read found nothing: wait for data in poll(2) before reading again.
         var drained = false
+        var sleeps = SystemSleeps()
+        _ = sleeps.slept(suspended: MonotonicClock.suspended)
         while true {
             let now = MonotonicClock.now
+            // After a suspend (the resume alarm wakes the wait) the device may have been
+            // moved, and a sensor may have lost its settings after its driver set them
+            // again (a hub's firmware resetting late): one left watching would send
+            // nothing, its silence excused, until the next check a minute on. So the full
+            // rate, as after a start: the sensor is given its rate and its own
+            // sensitivity again (a HID hub's whole feature report, power and reporting
+            // with them), and its silence counts.
+            if sleeps.slept(suspended: MonotonicClock.suspended) {
+                silence.woke(at: now)
+                if schedule.pace != .full {
+                    schedule.restart()
+                    follow(.full)
+                }
+            }
             let reader = BufferWaits.Reader(
                 restReadingDue: schedule.due.map { start + $0 }, period: 1 / rate.current, sendsFasterThanRest: rate.sendsFasterThanRest,
                 drained: drained, pace: schedule.pace, opened: attached, lastRead: lastRead,
@@ -171,24 +187,28 @@ extension ReadLoop {
             if let report = bufferFailures.succeeded() {
                 emit(.warning(ReadFailures.message(report, error: "", device: scans.device.id)))
             }
-            if var change {
-                if let refused = rate.follow(change) { emit(.warning(refused)) }
-                if let issue = sensitivity?.follow(change) {
-                    if change == .watch {
-                        sensitivity = nil
-                        schedule.stopWatching()
-                        change = .rest
-                        if let refused = rate.follow(change) { emit(.warning(refused)) }
-                        emit(.warning("\(issue); resting at the rest rate instead"))
-                    } else {
-                        // Its own value could not be given back: tried again at the next
-                        // change of pace.
-                        emit(.warning("\(issue); it may send only what moves past its sensitivity until it takes it"))
-                    }
+            if let change { follow(change) }
+        }
+
+        /// The sensor set for `pace`: its rate, and its sensitivity given or given back.
+        func follow(_ pace: AdaptiveRate.Pace) {
+            var change = pace
+            if let refused = rate.follow(change) { emit(.warning(refused)) }
+            if let issue = sensitivity?.follow(change) {
+                if change == .watch {
+                    sensitivity = nil
+                    schedule.stopWatching()
+                    change = .rest
+                    if let refused = rate.follow(change) { emit(.warning(refused)) }
+                    emit(.warning("\(issue); resting at the rest rate instead"))
+                } else {
+                    // Its own value could not be given back: tried again at the next
+                    // change of pace.
+                    emit(.warning("\(issue); it may send only what moves past its sensitivity until it takes it"))
                 }
-                check.paceChanged(to: change, at: MonotonicClock.now)
-                emit(.pace(device: scans.device.id, change, hz: rate.current))
             }
+            check.paceChanged(to: change, at: MonotonicClock.now)
+            emit(.pace(device: scans.device.id, change, hz: rate.current))
         }
     }
 }

@@ -33,6 +33,9 @@ struct ReadLoop {
     var announced: [String: String]?
     /// The `ACCEL_MOUNT_MATRIX` udev gave the device being read when it was opened.
     var mountMatrixProperty: String?
+    /// Rings when the system resumes, so a reader waiting a minute on a silent sensor
+    /// looks at it then (`readBuffered`); nil when it could not be made.
+    var resume: ResumeAlarm?
 
     init(
         configuration: SensorReader.Configuration, stop: WakeUp, gate: ReadingGate, emit: @escaping (SensorEvent<AccelerometerInfo>) -> Void
@@ -49,6 +52,11 @@ struct ReadLoop {
     }
 
     mutating func run() {
+        do {
+            resume = try ResumeAlarm()
+        } catch {
+            emit(.warning("a resume from suspend is noticed at the sensor's next reading only: no timerfd (\(error))"))
+        }
         if configuration.uri == nil {
             do {
                 let udev = try Udev()
@@ -117,31 +125,38 @@ struct ReadLoop {
         var hotPlug: Bool
         /// The reading gate's doorbell rang: `drainGate()` says what it means.
         var gate: Bool
+        /// The system resumed from a suspend, or the wall clock was set (`ResumeAlarm`,
+        /// acknowledged already).
+        var resumed: Bool
         /// The data descriptor's returned events.
         var data: Int16
         var timedOut: Bool { ready == 0 }
     }
 
-    /// Waits in poll(2) until the stop signal, the udev monitor, the reading gate or
-    /// `data` is ready, or `milliseconds` pass (-1: no limit). The one place that builds
-    /// the descriptors; a tuple rather than an array, as this runs for every sample (and so
-    /// not `PollSet`, which builds arrays for each wait).
+    /// Waits in poll(2) until the stop signal, the udev monitor, the reading gate, the
+    /// resume alarm or `data` is ready, or `milliseconds` pass (-1: no limit). The one
+    /// place that builds the descriptors; a tuple rather than an array, as this runs for
+    /// every sample (and so not `PollSet`, which builds arrays for each wait).
     func wait(milliseconds: Int32, data: FileDescriptor? = nil) -> Wake {
         var fds = (
             pollfd(fd: stop.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: monitor?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
             pollfd(fd: gate.doorbell.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: resume?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
             pollfd(fd: data?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
         )
-        let count: nfds_t = data == nil ? 3 : 4
+        let count: nfds_t = data == nil ? 4 : 5
         let ready = withUnsafeMutableBytes(of: &fds) { bytes in
-            // A tuple of four pollfds is laid out as an array of them (homogeneous
+            // A tuple of five pollfds is laid out as an array of them (homogeneous
             // tuples are), and its buffer is never empty.
             poll(bytes.baseAddress!.assumingMemoryBound(to: pollfd.self), count, milliseconds)
         }
+        let interrupted = ready < 0 && errno == EINTR
+        let resumed = fds.3.revents != 0
+        if resumed { resume?.acknowledge() }
         return Wake(
-            ready: ready, interrupted: ready < 0 && errno == EINTR, stop: fds.0.revents != 0, hotPlug: fds.1.revents != 0,
-            gate: fds.2.revents != 0, data: fds.3.revents)
+            ready: ready, interrupted: interrupted, stop: fds.0.revents != 0, hotPlug: fds.1.revents != 0,
+            gate: fds.2.revents != 0, resumed: resumed, data: fds.4.revents)
     }
 
     /// What a wake-up means for reading `id`: asked to stop, udev ending the device

@@ -930,7 +930,11 @@ extension RealKernelTests {
         // about 15 s: the feeder is frozen with user space, so the driver's feature reads
         // time out (a real hub answers from its firmware). Last in the file, as the suite
         // runs in the file's order: after the last suspend no test needs a new boot.
-        // While turning, the hub loses its settings as the system resumes, as many do.
+        // While turning, the hub loses its settings a second after the system resumed,
+        // after its driver set it up again (firmware that resets late): the driver does
+        // not set it up once more, orientd must. That order came by chance before (the
+        // feeder, thawed late, forgot after serving the driver's resume requests): 2 runs
+        // of 9 saw no turn in 30 s, orientd watching a hub that no longer sent.
         let forgets = pace == "full"
         try Guest.copyInFeeder()
         let recording = try Guest.copyIn(Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path)
@@ -994,9 +998,10 @@ extension RealKernelTests {
         #expect(now["sleeps"] as? Int == 1, "the guest did suspend: \(after.stdout)")
         #expect(!after.stderr.contains("lost"), "\(after.stderr)")
         if forgets {
-            // Measured: the driver's own resume work sets the hub up again (its report
-            // interval, power and reporting state), so orientd sees no stall; were it not
-            // to, the stall's rewrite of the rate would.
+            // Woken by the resume, orientd reads at the full rate and gives the hub its
+            // rate and sensitivity again; the hub forgets after that, so its silence is a
+            // stall, and the stall's rewrite of the rate (the driver sends the whole
+            // feature report, power and reporting with it) sets it up again.
             #expect(now["forgot"] as? Int == 1, "the hub forgot its settings as the system resumed: \(after.stdout)")
             #expect(
                 !after.stderr.contains("sent nothing") || after.stderr.contains("sends again"), "a stall, if any, ended: \(after.stderr)")

@@ -57,11 +57,14 @@ final class VirtualAccelerometer: PlayedAccelerometer {
     let faults: [Fault]
     /// Unplugged by a `replug` fault, to come back when it ends.
     private var replugging = false
-    /// Loses its settings when the system resumes from a suspend, as many hubs do: sends
-    /// nothing until a driver sets it up again (a `forget` at each resume).
+    /// Loses its settings a second after the system resumes from a suspend, after the
+    /// driver's own resume work has set it up again (firmware that resets late), and
+    /// sends nothing until a driver sets it up again: the order in which the driver
+    /// cannot help and the reader must (a `forget` a second after each resume).
     var forgetsOnResume = false
-    /// How long the system had slept (CLOCK_BOOTTIME less CLOCK_MONOTONIC) at the last tick.
-    private var sleptBefore: Double?
+    /// Whether the system slept since the last tick, and when this resume's forget is due.
+    private var sleeps = SystemSleeps()
+    private var forgetDue: Double?
 
     init(
         location: Location, playback: Playback, start: Start, faults: [Fault] = [], offersSensitivity: Bool = true,
@@ -82,15 +85,6 @@ final class VirtualAccelerometer: PlayedAccelerometer {
 
     private func faultOn(_ kind: Fault.Kind, at now: Double) -> Bool {
         playback.hasStarted && faults.contains { $0.kind == kind && $0.isOn(at: playback.recordingTime(at: now)) }
-    }
-
-    /// Whether the system slept (suspended) since the last call, which `slept` remembers.
-    private static func hasSlept(since slept: inout Double?) -> Bool {
-        var boot = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &boot)
-        let now = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9 - MonotonicClock.now
-        defer { slept = now }
-        return slept.map { now - $0 > 1 } ?? false
     }
 
     /// Makes the HID device; the kernel binds its drivers to it.
@@ -223,7 +217,9 @@ final class VirtualAccelerometer: PlayedAccelerometer {
         if countsBeforeEnd == nil && !playback.loops && playback.hasEnded(at: now + 3) {
             countsBeforeEnd = (readsAnswered, reportsSent)
         }
-        let resumed = forgetsOnResume && Self.hasSlept(since: &sleptBefore)
+        if sleeps.slept(suspended: MonotonicClock.suspended) && forgetsOnResume { forgetDue = now + 1 }
+        let resumed = forgetDue.map { now >= $0 } ?? false
+        if resumed { forgetDue = nil }
         if (resumed || faultOn(.forget, at: now)) && properties != SensorHubReports.Properties() {
             properties = SensorHubReports.Properties()
             log(

@@ -75,8 +75,8 @@ extension VirtualSensorCommand {
 
         @Flag(
             help: ArgumentHelp(
-                "The display hub loses its settings (power, reporting, interval) when the system resumes from a suspend, "
-                    + "and sends nothing until a driver sets it up again."))
+                "The display hub loses its settings (power, reporting, interval) a second after the system resumes from "
+                    + "a suspend, after its driver set it up again, and sends nothing until a driver sets it up again."))
         var forgetOnResume = false
 
         func run() throws {

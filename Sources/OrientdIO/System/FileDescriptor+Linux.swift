@@ -3,7 +3,7 @@ import Glibc
 import SystemPackage
 
 /// The calls on descriptors that swift-system does not wrap (sockets, eventfd, signalfd,
-/// pidfd), in its manner: a `FileDescriptor` in and out, `Errno` thrown, and EINTR
+/// pidfd, timerfd), in its manner: a `FileDescriptor` in and out, `Errno` thrown, and EINTR
 /// retried by default where the call can block, as its `read` and `write` do. Kept in
 /// one place so that the rest of the project never holds a descriptor as a bare `Int32`.
 extension FileDescriptor {
@@ -76,6 +76,20 @@ extension FileDescriptor {
         let fd = pidfd_open(pid, 0)
         guard fd >= 0 else { throw Errno(rawValue: errno) }
         return FileDescriptor(rawValue: fd)
+    }
+
+    /// timerfd_create(2) on `clock` with `flags` (TFD_CLOEXEC, TFD_NONBLOCK).
+    public static func timerDescriptor(clock: clockid_t, flags: Int32) throws(Errno) -> FileDescriptor {
+        let fd = timerfd_create(clock, flags)
+        guard fd >= 0 else { throw Errno(rawValue: errno) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// timerfd_settime(2): this timer to expire at `value` (once), `flags` saying how
+    /// (TFD_TIMER_ABSTIME, TFD_TIMER_CANCEL_ON_SET).
+    public func setTimer(_ value: timespec, flags: Int32) throws(Errno) {
+        var setting = itimerspec(it_interval: timespec(), it_value: value)
+        guard timerfd_settime(rawValue, flags, &setting, nil) == 0 else { throw Errno(rawValue: errno) }
     }
 
     /// Runs `call` (a system call returning -1 and setting errno on failure) again while

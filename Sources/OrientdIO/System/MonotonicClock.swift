@@ -14,4 +14,16 @@ public enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
+
+    /// Seconds the system has spent suspended since boot: CLOCK_BOOTTIME less
+    /// CLOCK_MONOTONIC (`SystemSleeps` tells a sleep from it).
+    public static var suspended: Double {
+        #if os(Linux)
+            var boot = timespec()
+            clock_gettime(CLOCK_BOOTTIME, &boot)
+            return Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9 - now
+        #else
+            return 0
+        #endif
+    }
 }
