@@ -311,24 +311,35 @@ struct ClassifierTests {
         #expect(prompt.1 == .landscapeLeft && prompt.0 <= 1.52 && prompt.0 < held.0, "0 turns the wait off: \(prompt.0) s")
     }
 
+    /// Readings at 50 Hz for `duration` s; with steps, one every 0.5 s lifts the
+    /// magnitude 2.5 m/s² for 0.1 s (within magnitude-tolerance and the disturbance
+    /// threshold: no disturbance, only a step).
+    @discardableResult
+    func walk(
+        _ c: inout OrientationClassifier, roll: Double, tilt: Double, from start: Double, duration: Double, steps: Bool
+    ) -> [(Double, DeviceOrientation)] {
+        walk(&c, from: start, duration: duration, steps: steps) { _ in (roll, tilt) }
+    }
+
+    /// The same, the pose (roll, tilt) a function of the seconds since `start`.
+    @discardableResult
+    func walk(
+        _ c: inout OrientationClassifier, from start: Double, duration: Double, steps: Bool,
+        pose: (Double) -> (roll: Double, tilt: Double)
+    ) -> [(Double, DeviceOrientation)] {
+        var changes: [(Double, DeviceOrientation)] = []
+        for i in 0..<Int(duration * 50) {
+            let t = start + Double(i) / 50
+            let lifted = steps && (t - start).truncatingRemainder(dividingBy: 0.5) < 0.1
+            let (roll, tilt) = pose(t - start)
+            let reading = rest(roll: roll, tilt: tilt, magnitude: g + (lifted ? 2.5 : 0))
+            if let pose = c.update(time: t, acceleration: reading) { changes.append((t, pose)) }
+        }
+        return changes
+    }
+
     @Test("walking with the device held nearly flat: back to the last upright pose after walking-return-time; standing, at once")
     func walkingReturn() throws {
-        /// A reading at `rate` Hz for `duration` s; with steps, one every 0.5 s lifts
-        /// the magnitude 2.5 m/s² for 0.1 s (within magnitude-tolerance and the
-        /// disturbance threshold: no disturbance, only a step).
-        @discardableResult
-        func walk(
-            _ c: inout OrientationClassifier, roll: Double, tilt: Double, from start: Double, duration: Double, steps: Bool
-        ) -> [(Double, DeviceOrientation)] {
-            var changes: [(Double, DeviceOrientation)] = []
-            for i in 0..<Int(duration * 50) {
-                let t = start + Double(i) / 50
-                let lifted = steps && (t - start).truncatingRemainder(dividingBy: 0.5) < 0.1
-                let reading = rest(roll: roll, tilt: tilt, magnitude: g + (lifted ? 2.5 : 0))
-                if let pose = c.update(time: t, acceleration: reading) { changes.append((t, pose)) }
-            }
-            return changes
-        }
         func back(_ parameters: ClassifierParameters, steps: Bool) throws -> Double {
             var c = OrientationClassifier(parameters: parameters)
             walk(&c, roll: 0, tilt: 40, from: 0, duration: 1, steps: steps)
@@ -347,6 +358,43 @@ struct ClassifierTests {
         off.walkingReturnTime = 0
         let prompt = try back(off, steps: true)
         #expect(prompt <= 0.3, "0 turns the wait off: \(prompt) s")
+    }
+
+    @Test("off flat, another upright pose than the last needs as clear a direction as a turn from it; a diagonal goes back to the last")
+    func offFlatAtDiagonal() throws {
+        var c = settled(in: 0)
+        feed(&c, rest(roll: 0, tilt: 90), from: 1, duration: 1, rate: 50)
+        #expect(c.orientation == .faceUp)
+        // 55° of roll: 35° from landscape-left's axis, within 45° − initial-margin but
+        // not within 45° − rotation-hysteresis; the screen still shows portrait.
+        let diagonal = feed(&c, rest(roll: 55, tilt: 40), from: 2, duration: 1, rate: 50)
+        #expect(diagonal.map(\.1) == [.portrait])
+        let turned = feed(&c, rest(roll: 75, tilt: 40), from: 3, duration: 1, rate: 50)
+        #expect(turned.map(\.1) == [.landscapeLeft])
+    }
+
+    @Test("walking, a step that holds a flat-held device in another upright pose for a tenth of a second turns nothing; standing, it does")
+    func walkingStepOffFlat() {
+        func dipped(_ parameters: ClassifierParameters, steps: Bool) -> [DeviceOrientation] {
+            var c = OrientationClassifier(parameters: parameters)
+            walk(&c, roll: 0, tilt: 40, from: 0, duration: 1, steps: steps)
+            walk(&c, roll: 0, tilt: 88, from: 1, duration: 2, steps: steps)
+            // Held at 65°, between the face angles: face-up stays, and it lies flat no more.
+            walk(&c, roll: 0, tilt: 65, from: 3, duration: 1, steps: steps)
+            #expect(c.orientation == .faceUp)
+            // One step rolls it to landscape-left at 40° and back within 0.6 s, smoothly
+            // (no disturbance): in landscape's zone (a roll over 65° below 55° of tilt)
+            // for about 0.17 s, past hold-time but short of flat-settle-time.
+            return walk(&c, from: 4, duration: 1.6, steps: steps) { s in
+                let f = max(0, 1 - abs(s - 0.3) / 0.3)
+                return (90 * f, 65 - 25 * f)
+            }.map(\.1)
+        }
+        #expect(dipped(ClassifierParameters(), steps: true).isEmpty)
+        #expect(dipped(ClassifierParameters(), steps: false) == [.landscapeLeft], "standing, the turn is taken")
+        var off = ClassifierParameters()
+        off.flatSettleTime = 0
+        #expect(dipped(off, steps: true) == [.landscapeLeft], "0 turns the wait off")
     }
 
     @Test("after a pause in the readings (a sensor that watches at rest), the flat stretch ends at the first reading that is not flat")

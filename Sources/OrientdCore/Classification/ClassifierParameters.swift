@@ -84,8 +84,10 @@ public struct ClassifierParameters: Hashable, Sendable {
     /// reported waits until the device has neither lain flat (tilt at or above
     /// `faceEnterTilt`) nor been jolted (a disturbance) for this long: a device lifted
     /// off a table and turned round in the hand passes through poses nobody holds. Back
-    /// to the last upright pose (picked up to read as before) is not delayed. 0 turns it
-    /// off.
+    /// to the last upright pose (picked up to read as before) is not delayed. While the
+    /// device is carried by someone walking (`walkingReturnTime`), such a pose must also
+    /// be proposed this long: a step can hold a steep diagonal grip in it for a tenth of
+    /// a second. 0 turns both off.
     public var flatSettleTime: Double = 0.3
 
     /// Seconds. While the device is carried by someone walking (four steps within 2 s:

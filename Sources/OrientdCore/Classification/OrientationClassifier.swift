@@ -21,8 +21,10 @@
 ///    with no disturbance in the last `settleTime`; from upright to face-up or face-down
 ///    short of `faceSureTilt` it must hold for `faceHoldTime`; leaving flat for an
 ///    upright pose other than the last one also waits `flatSettleTime` after the device
-///    lay flat and after the last disturbance; while walking (`WalkingSteps`), back to
-///    the last upright pose from face-up or face-down it must hold `walkingReturnTime`.
+///    lay flat and after the last disturbance; while walking (`WalkingSteps`), from
+///    face-up or face-down it must hold `walkingReturnTime` back to the last upright
+///    pose, `flatSettleTime` to another. Off flat, an upright pose other than the last
+///    needs as clear a direction as a turn from it (`rotationHysteresis`).
 ///
 /// No trigonometry per reading: the angles are turned into cosines once, at init.
 public struct OrientationClassifier: Sendable {
@@ -167,12 +169,14 @@ public struct OrientationClassifier: Sendable {
     /// quarter of a second at a time, while one laid down reads nearly flat at once.
     /// While walking, back from face-up or face-down to the last upright pose must hold
     /// for `walkingReturnTime`: a step dips a device held nearly flat past
-    /// face-exit-tilt, and the next tips it flat again.
+    /// face-exit-tilt, and the next tips it flat again; to another upright pose, which
+    /// turns the screen, for `flatSettleTime`: a step can hold a steep diagonal grip in
+    /// the other pose for a tenth of a second.
     @inline(__always)
     private func hold(for proposal: DeviceOrientation, at t: Double) -> Double {
         if orientation == .unknown { return parameters.initialHoldTime }
-        if orientation == .faceUp || orientation == .faceDown, proposal == lastUpright, steps.isWalking(at: t) {
-            return max(parameters.holdTime, parameters.walkingReturnTime)
+        if orientation == .faceUp || orientation == .faceDown, proposal.isUpright, steps.isWalking(at: t) {
+            return max(parameters.holdTime, proposal == lastUpright ? parameters.walkingReturnTime : parameters.flatSettleTime)
         }
         let toFace = orientation.isUpright && (proposal == .faceUp || proposal == .faceDown)
         // |sin tilt| < sin(face-sure-tilt), squared.
@@ -249,8 +253,12 @@ public struct OrientationClassifier: Sendable {
             nearest = f.x <= 0 ? .landscapeLeft : .landscapeRight
             alignment = abs(f.x)
         }
-        if nearest == current { return current }
-        let cosine = current.isUpright ? switchCosine : initialCosine
-        return alignment >= cosine * planeLength ? nearest : current
+        // Off face-up or face-down the screen still shows the last upright pose, so
+        // another one must be as clear as a turn from it: a walking hand that dips a
+        // flat-held device at a diagonal would otherwise turn the screen.
+        let shown = current == .unknown ? current : lastUpright
+        if nearest == shown { return shown }
+        let cosine = shown.isUpright ? switchCosine : initialCosine
+        return alignment >= cosine * planeLength ? nearest : shown
     }
 }

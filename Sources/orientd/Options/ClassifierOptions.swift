@@ -90,7 +90,7 @@ struct ClassifierOptions: ParsableArguments {
     var gapReset: Double?
     @Option(
         help: ArgumentHelp(
-            "From face-up or face-down, an upright pose other than the last one waits until the device has neither lain flat nor been jolted for this long; 0 turns it off \(Self.default(\.flatSettleTime)).",
+            "From face-up or face-down, an upright pose other than the last one waits until the device has neither lain flat nor been jolted for this long, and while walking must hold this long; 0 turns it off \(Self.default(\.flatSettleTime)).",
             discussion: "Example: --flat-settle-time 0.4 for a slower hand.",
             valueName: "seconds"))
     var flatSettleTime: Double?
