@@ -59,7 +59,8 @@ extension ReadLoop {
             // nothing, its silence excused, until the next check a minute on. So the full
             // rate, as after a start: the sensor is given its rate and its own
             // sensitivity again (a HID hub's whole feature report, power and reporting
-            // with them), and its silence counts.
+            // with them), and its silence counts. Looked at every pass, not only when the
+            // alarm woke the wait: two vDSO clock reads, and it holds without the alarm.
             if sleeps.slept(suspended: MonotonicClock.suspended) {
                 silence.woke(at: now)
                 if schedule.pace != .full {
