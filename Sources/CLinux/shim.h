@@ -1,7 +1,8 @@
 // Linux interfaces that Swift's Glibc module does not export: signalfd, eventfd, pidfd
 // and timerfd let the daemon wait for signals, wake-ups, child exits and the system's
 // resume in one poll(2);
-// mallopt and malloc_trim keep its heap small.
+// mallopt and malloc_trim keep its heap small; pthread_getattr_np finds a thread's
+// stack, to give back what its start used.
 #include <sys/signalfd.h>
 #include <sys/eventfd.h>
 #include <sys/pidfd.h>
@@ -11,3 +12,8 @@
 #include <spawn.h>
 #include <grp.h>
 #include <malloc.h>
+
+// A GNU extension, declared by <pthread.h> only under _GNU_SOURCE, which would change
+// other types (fd_set's fields) for every module that shares them.
+#include <pthread.h>
+extern int pthread_getattr_np(pthread_t thread, pthread_attr_t *attr);

@@ -210,6 +210,7 @@ extension ReadLoop {
             }
             check.paceChanged(to: change, at: MonotonicClock.now)
             emit(.pace(device: scans.device.id, change, hz: rate.current))
+            if change != .full { ResidentMemory.releaseUnusedThreadStack() }
         }
     }
 }

@@ -60,6 +60,7 @@ extension ReadLoop {
                 let v = info.calibration.apply(x: raw.x, y: raw.y, z: raw.z)
                 if let pace = hand(Sample(time: now - start, acceleration: v), to: &schedule).paceChange {
                     emit(.pace(device: device.id, pace, hz: pace == .rest ? configuration.adaptiveRate.restRate : configuration.rate))
+                    if pace == .rest { ResidentMemory.releaseUnusedThreadStack() }
                 }
             }
             // Back off on repeated failures: up to 1 s between attempts. At rest, the

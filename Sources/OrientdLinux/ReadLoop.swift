@@ -180,6 +180,9 @@ struct ReadLoop {
     /// Blocks until udev reports an IIO device added (or, without udev, a few seconds
     /// pass); false when asked to stop.
     mutating func waitForHotPlug() -> Bool {
+        // What the discovery before used of this thread's stack, it does not need while
+        // it waits (a 2-in-1's base reader may wait for good).
+        ResidentMemory.releaseUnusedThreadStack()
         guard let monitor else {
             return sleepOrStop(seconds: 2)
         }

@@ -1,3 +1,4 @@
+import CLinux
 import OrientdCore
 
 #if canImport(Glibc)
@@ -47,15 +48,44 @@ public enum ResidentMemory {
     /// released.
     @discardableResult
     public static func releaseUnusedStack(_ mappings: [MemoryMapping]) -> Int {
+        let here = stackPointer()
+        guard let stack = mappings.first(where: { $0.start <= here && here < $0.end }) else { return 0 }
+        return releaseStack(from: stack.start, below: here)
+    }
+
+    /// The same for a thread other than the main one, its stack found without reading
+    /// `/proc` or allocating (`pthread_getattr_np`, which for the main thread would read
+    /// `/proc/self/maps`). A reader calls it when it slows to rest: its set-up and its
+    /// moving went deeper than its loop goes at rest (the buffered reader's 52 KiB then
+    /// 28; issue 37); and a thread that waits for a sensor to be plugged, as its
+    /// discovery did.
+    @discardableResult
+    public static func releaseUnusedThreadStack() -> Int {
+        var attributes = pthread_attr_t()
+        guard pthread_getattr_np(pthread_self(), &attributes) == 0 else { return 0 }
+        defer { pthread_attr_destroy(&attributes) }
+        var base: UnsafeMutableRawPointer?
+        var size = 0
+        guard pthread_attr_getstack(&attributes, &base, &size) == 0, let base else { return 0 }
+        let low = UInt(bitPattern: base)
+        let here = stackPointer()
+        guard low <= here, here < low + UInt(size) else { return 0 }
+        return releaseStack(from: low, below: here)
+    }
+
+    /// An address in the caller's frame (not inlined, so it is the caller's or below).
+    @inline(never)
+    private static func stackPointer() -> UInt {
         var marker: UInt8 = 0
-        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-        guard let stack = mappings.first(where: { $0.start <= here && here < $0.end }),
-            let low = UnsafeMutableRawPointer(bitPattern: stack.start)
-        else { return 0 }
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
+
+    private static func releaseStack(from start: UInt, below here: UInt) -> Int {
+        guard let low = UnsafeMutableRawPointer(bitPattern: start) else { return 0 }
         let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
         // The page the frame is in and the one below it stay.
         let top = (here & ~(page - 1)) &- page
-        guard top > stack.start else { return 0 }
-        return madvise(low, Int(top - stack.start), MADV_DONTNEED) == 0 ? Int(top - stack.start) : 0
+        guard top > start else { return 0 }
+        return madvise(low, Int(top - start), MADV_DONTNEED) == 0 ? Int(top - start) : 0
     }
 }
