@@ -45,6 +45,7 @@ struct ProcessSetup: ~Copyable {
     func returnStartMemory() {
         let mappings = ResidentMemory.mappings()
         ResidentMemory.pageOutFiles(mappings)
+        if let executable = ResidentMemory.executable() { ResidentMemory.unmapExecutable(mappings, executable: executable) }
         ResidentMemory.releaseUnusedStack(mappings)
         malloc_trim(0)
     }

@@ -14,10 +14,13 @@ struct ResidentMemoryTests {
         return try #require(mapping, "no mapping holds \(address) in smaps").residentKiB
     }
 
-    @Test("a file's pages only this process maps are dropped and read back unchanged; anonymous pages stay")
-    func pagesOut() throws {
+    @Test(
+        "a file's pages only this process maps are dropped and read back unchanged; anonymous pages stay",
+        arguments: ["paged out", "unmapped as the program's"])
+    func pagesOut(way: String) throws {
         // On the build's file system (a disk, as /usr/bin is): tmpfs pages would go to swap.
-        let path = FileManager.default.currentDirectoryPath + "/.build/resident-memory-\(getpid())"
+        // A file a case: the two run side by side.
+        let path = FileManager.default.currentDirectoryPath + "/.build/resident-memory-\(getpid())-\(way.count)"
         let size = 2 << 20
         let content = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) })
         try content.write(to: URL(fileURLWithPath: path))
@@ -41,10 +44,13 @@ struct ResidentMemoryTests {
         // Only the test's file: the test bundle's own pages, read back one by one, would
         // slow every test after this one.
         let mapped = URL(fileURLWithPath: path).resolvingSymlinksInPath().path  // as smaps names it
-        let advised = ResidentMemory.pageOutFiles(ResidentMemory.mappings().filter { $0.path == mapped })
+        let advised =
+            way == "paged out"
+            ? ResidentMemory.pageOutFiles(ResidentMemory.mappings().filter { $0.path == mapped })
+            : ResidentMemory.unmapExecutable(ResidentMemory.mappings(), executable: mapped)
         let after = (file: try Self.residentKiB(at: fileAddress), anonymous: try Self.residentKiB(at: anonymousAddress))
         print(
-            "ResidentMemory.pageOutFiles: \(advised / 1024) KiB of mappings advised; the file \(before.file) → \(after.file) KiB, anonymous \(before.anonymous) → \(after.anonymous) KiB"
+            "ResidentMemory, \(way): \(advised / 1024) KiB of mappings advised; the file \(before.file) → \(after.file) KiB, anonymous \(before.anonymous) → \(after.anonymous) KiB"
         )
         #expect(advised == size, "the file's mapping alone: \(advised) bytes")
         #expect(after.file < before.file / 4, "the file's pages dropped: \(after.file) KiB resident")
