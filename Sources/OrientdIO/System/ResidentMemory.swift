@@ -11,10 +11,12 @@ import OrientdCore
 ///   command line and the discovery ran over megabytes of code and constants the daemon
 ///   never touches again. They are as read from the file, so the kernel can drop them
 ///   (`MADV_PAGEOUT`, Linux 5.4); a page touched again is read from the file again;
+///   where the kernel will not (a file the caller cannot write), the program's own are
+///   unmapped instead;
 /// - the pages of the calling thread's stack below where it runs now: the start went
 ///   deeper than its loop will, and glibc gives back a thread's stack the same way when
 ///   the thread ends.
-/// Both are advice: where the kernel refuses (older than 5.4, a filter), nothing is
+/// All are advice: where the kernel refuses (older than 5.4, a filter), nothing is
 /// lost but the saving, so failures are not reported.
 public enum ResidentMemory {
     /// This process's own program, as `/proc/self/smaps` names its mappings; nil where
@@ -30,8 +32,8 @@ public enum ResidentMemory {
     /// (`MADV_DONTNEED`), where `pageOutFiles` cannot drop them: the kernel pages out a
     /// file's pages only for a caller that could open the file for writing (since 5.7;
     /// `can_do_pageout`, now `can_do_file_pageout`), which the shipped unit's user cannot do to
-    /// /usr/bin/orientd (measured on Debian 12's kernel: the binary 6.2 MiB resident as
-    /// the unit runs it, 2.6 as root). Unmapped, they stay in the page cache, clean and
+    /// /usr/bin/orientd (measured on Debian 12's kernel: the binary 6.0 MiB resident as
+    /// the unit runs it, 2.5 as root). Unmapped, they stay in the page cache, clean and
     /// first to be reclaimed, and a page touched again is mapped from it again. Only a
     /// mapping with no page copied on a write (a debugger's breakpoint, a uprobe) is
     /// unmapped, and only the program's own: a library's pages are shared with other
