@@ -21,12 +21,7 @@ import OrientdCore
 public enum ResidentMemory {
     /// This process's own program, as `/proc/self/smaps` names its mappings; nil where
     /// it cannot be read.
-    public static func executable() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    public static func executable() -> String? { SymbolicLink.target(of: "/proc/self/exe") }
 
     /// Unmaps the pages of `executable`'s mappings that are its file's as read from it
     /// (`MADV_DONTNEED`), where `pageOutFiles` cannot drop them: the kernel pages out a
@@ -40,12 +35,7 @@ public enum ResidentMemory {
     /// processes, whose memory would not shrink. Returns the bytes of the mappings.
     @discardableResult
     public static func unmapExecutable(_ mappings: [MemoryMapping], executable: String) -> Int {
-        var unmapped = 0
-        for mapping in mappings where mapping.isUnmodifiedFile && mapping.path == executable {
-            guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
-            if madvise(start, Int(mapping.byteCount), MADV_DONTNEED) == 0 { unmapped += Int(mapping.byteCount) }
-        }
-        return unmapped
+        advise(mappings.filter { $0.isUnmodifiedFile && $0.path == executable }, MADV_DONTNEED)
     }
 
     /// This process's mappings, as `/proc/self/smaps` lists them now; empty where it
@@ -60,13 +50,20 @@ public enum ResidentMemory {
     /// stay. Returns the bytes of the mappings advised.
     @discardableResult
     public static func pageOutFiles(_ mappings: [MemoryMapping]) -> Int {
+        let files = mappings.filter(\.isUnmodifiedFile)
+        // Read back only what is touched: no read-ahead of the neighbours (which
+        // fault-around would then map too) into pages the start alone used.
+        advise(files, MADV_RANDOM)
+        return advise(files, MADV_PAGEOUT)
+    }
+
+    /// Gives `advice` for each of `mappings`; returns the bytes of those it was taken for.
+    @discardableResult
+    private static func advise(_ mappings: [MemoryMapping], _ advice: Int32) -> Int {
         var advised = 0
-        for mapping in mappings where mapping.isUnmodifiedFile {
+        for mapping in mappings {
             guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
-            // Read back only what is touched: no read-ahead of the neighbours (which
-            // fault-around would then map too) into pages the start alone used.
-            _ = madvise(start, Int(mapping.byteCount), MADV_RANDOM)
-            if madvise(start, Int(mapping.byteCount), MADV_PAGEOUT) == 0 { advised += Int(mapping.byteCount) }
+            if madvise(start, Int(mapping.byteCount), advice) == 0 { advised += Int(mapping.byteCount) }
         }
         return advised
     }

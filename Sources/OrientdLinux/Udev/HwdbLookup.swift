@@ -1,10 +1,6 @@
 import OrientdCore
 import OrientdIO
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What udev's `60-sensor.rules` looks an IIO sensor up by in the hwdb: the modalias of
 /// the first parent on the usb, i2c or platform bus, the sensor's `label`, and the
 /// machine's DMI modalias. `orientd calibrate` writes its entry for exactly this.
@@ -26,7 +22,9 @@ public struct HwdbLookup: Equatable, Sendable {
         var found: String?
         while let slash = directory.lastIndex(of: "/"), directory.count > "/sys/devices".count {
             directory = String(directory[..<slash])
-            let subsystem = Self.link(sysfsRoot + directory + "/subsystem").map { String($0.split(separator: "/").last ?? "") }
+            let subsystem = SymbolicLink.target(of: sysfsRoot + directory + "/subsystem").map {
+                String($0.split(separator: "/").last ?? "")
+            }
             if let subsystem, Self.buses.contains(subsystem),
                 let modalias = Self.read(sysfsRoot + directory + "/modalias"), !modalias.isEmpty
             {
@@ -43,12 +41,5 @@ public struct HwdbLookup: Equatable, Sendable {
     static func read(_ path: String) -> String? {
         guard let bytes = try? WholeFile.read(path, limit: 4096) else { return nil }
         return String(decoding: bytes, as: UTF8.self).trimmingSysfs
-    }
-
-    static func link(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
