@@ -1,8 +1,12 @@
 import OrientdCore
 import SystemPackage
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads a recording from a file or standard input (`-`) through `RecordingParser`.
-public struct RecordingReader {
+public struct RecordingReader: Sendable {
     /// The name used in messages: the path as given, or `<stdin>`.
     public let displayName: String
     private let descriptor: FileDescriptor
@@ -32,12 +36,18 @@ public struct RecordingReader {
         ownsDescriptor = true
     }
 
+    /// Whether the input is a regular file: its reads never wait for a writer.
+    public var isRegularFile: Bool {
+        var info = stat()
+        return fstat(descriptor.rawValue, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     public func close() {
         if ownsDescriptor { try? descriptor.close() }
     }
 
     /// What the reader hands to its caller.
-    public enum Event {
+    public enum Event: Sendable {
         case header(RecordingHeader, mountMatrix: MountMatrix?, mountMatrixLine: Int)
         case sample(Sample, expect: PoseLabel?)
         case warning(InputIssue)
