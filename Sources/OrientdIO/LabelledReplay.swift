@@ -36,7 +36,7 @@ public enum LabelledReplay {
         var still = (seconds: 0.0, reads: 0)
         var lastTime: Double?
         var evaluators: (device: LabelEvaluator, screen: ScreenEvaluator)?
-        try reader.read { event in
+        try reader.readAhead { event in
             switch event {
             case .header(let header, let matrix, let line):
                 schedule = AdaptiveRate(parameters: rate, sensorWatches: watchingSensor || header.offersChangeSensitivity)

@@ -7,26 +7,25 @@ import SystemPackage
 #endif
 
 /// Reads and parses a recording file on a thread of its own, a few batches ahead of the
-/// thread that classifies it: `replay --fast` then takes the longer of the two stages
-/// instead of their sum. The events come in the reader's order, the failure that ended
-/// the read after them, so what the consumer sees is what `RecordingReader.read` gives.
-///
-/// Only for a regular file: its reads never wait for a writer, so a batch is never held
-/// back waiting to fill while samples are late (a pipe on standard input may be a live
-/// `orientd record`).
-public final class RecordingReadAhead: Sendable {
+/// thread that uses the events: `replay --fast` and `evaluate` then take the longer of the
+/// two stages instead of their sum. The events come in the reader's order, the failure
+/// that ended the read after them: what the caller sees is what `RecordingReader.read`
+/// gives. `RecordingReader.readAhead` is the way in.
+final class RecordingReadAhead: Sendable {
     /// Events handed over at once: one lock and at most one wake-up per batch.
     static let batchSize = 4096
     /// Batches parsed and not yet taken: the producer waits beyond this, so memory is
-    /// bounded whatever the file's length (4 × 4096 samples of 32 bytes).
+    /// bounded whatever the file's length (a batch of samples is 160 KiB).
     static let depth = 4
 
-    /// A run of events: the plain samples packed (no reference counting to copy them),
-    /// the rest (the header, warnings, labelled samples) with the place they come before.
+    /// A run of events: the samples packed, with their labels (nothing reference counted
+    /// to copy), the rest (the header, warnings) with the place of the sample they precede.
     private struct Batch: Sendable {
-        var samples: [Sample] = []
+        var samples: [(sample: Sample, expect: PoseLabel?)] = []
         var others: [(before: Int, event: RecordingReader.Event)] = []
         var count: Int { samples.count + others.count }
+
+        init() { samples.reserveCapacity(RecordingReadAhead.batchSize) }
     }
 
     private struct State {
@@ -35,45 +34,47 @@ public final class RecordingReadAhead: Sendable {
         var end: Result<Void, any Error>?
         /// The consumer stopped early: the producer stops too.
         var abandoned = false
+        /// The producer has returned: nothing of it touches the reader any more.
+        var producerDone = false
     }
 
     private let state = Mutex(State())
-    /// Rung by the producer when a batch or the end is there and the consumer may wait.
+    /// Rung by the producer when a batch or the end is there, and when it has returned.
     private let filled: WakeUp
-    /// Rung by the consumer when the queue is half empty and the producer may wait.
+    /// Rung by the consumer when the queue is down to half, and when it stops.
     private let emptied: WakeUp
 
-    /// Starts reading `reader` on a new thread, which closes it when done.
-    public init(_ reader: RecordingReader) throws(Errno) {
+    /// Throws when no eventfd can be made for the two threads (out of descriptors).
+    init() throws(Errno) {
         filled = try WakeUp()
         emptied = try WakeUp()
+    }
+
+    /// Reads `reader` to its end on another thread while `handle` takes its events on
+    /// this one; returns (or throws) once that thread no longer uses the reader.
+    func read(_ reader: RecordingReader, _ handle: (RecordingReader.Event) throws -> LineReader.Next) throws {
         let ahead = self
-        BackgroundThread.start {
-            defer { reader.close() }
-            ahead.produce(reader)
-        }
+        BackgroundThread.start { ahead.produce(reader) }
+        defer { abandon() }
+        try consume(handle)
     }
 
     private func produce(_ reader: RecordingReader) {
         var batch = Batch()
-        batch.samples.reserveCapacity(Self.batchSize)
         let end: Result<Void, any Error> = Result {
             try reader.read { event in
-                if case .sample(let sample, nil) = event {
-                    batch.samples.append(sample)
+                if case .sample(let sample, let expect) = event {
+                    batch.samples.append((sample, expect))
                 } else {
                     batch.others.append((batch.samples.count, event))
                 }
                 guard batch.count >= Self.batchSize else { return .proceed }
-                defer {
-                    batch = Batch()
-                    batch.samples.reserveCapacity(Self.batchSize)
-                }
+                defer { batch = Batch() }
                 return hand(batch) ? .proceed : .stop
             }
         }
-        if batch.count > 0, !hand(batch) { return }
-        state.withLock { $0.end = end }
+        if batch.count == 0 || hand(batch) { state.withLock { $0.end = end } }
+        state.withLock { $0.producerDone = true }
         filled.signal()
     }
 
@@ -95,13 +96,7 @@ public final class RecordingReadAhead: Sendable {
         }
     }
 
-    /// Calls `handle` for each event in order, then throws what ended the read, as
-    /// `RecordingReader.read` does. Returning `.stop` ends the producer too.
-    public func read(_ handle: (RecordingReader.Event) throws -> LineReader.Next) throws {
-        defer {
-            state.withLock { $0.abandoned = true }
-            emptied.signal()
-        }
+    private func consume(_ handle: (RecordingReader.Event) throws -> LineReader.Next) throws {
         while true {
             // A full queue rings the producer once it is down to half: a wake-up for
             // every second batch, not for each.
@@ -118,14 +113,24 @@ public final class RecordingReadAhead: Sendable {
             }
             if ring { emptied.signal() }
             var next = 0
-            for (index, sample) in batch.samples.enumerated() {
+            for (index, item) in batch.samples.enumerated() {
                 while next < batch.others.count, batch.others[next].before == index {
                     if try handle(batch.others[next].event) == .stop { return }
                     next += 1
                 }
-                if try handle(.sample(sample, expect: nil)) == .stop { return }
+                if try handle(.sample(item.sample, expect: item.expect)) == .stop { return }
             }
             for other in batch.others[next...] where try handle(other.event) == .stop { return }
+        }
+    }
+
+    /// Stops the producer, if it still runs, and waits until it has returned.
+    private func abandon() {
+        state.withLock { $0.abandoned = true }
+        emptied.signal()
+        while !state.withLock({ $0.producerDone }) {
+            _ = filled.wait(seconds: 1)
+            filled.drain()
         }
     }
 }

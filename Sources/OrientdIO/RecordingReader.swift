@@ -36,12 +36,6 @@ public struct RecordingReader: Sendable {
         ownsDescriptor = true
     }
 
-    /// Whether the input is a regular file: its reads never wait for a writer.
-    public var isRegularFile: Bool {
-        var info = stat()
-        return fstat(descriptor.rawValue, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-    }
-
     public func close() {
         if ownsDescriptor { try? descriptor.close() }
     }
@@ -51,6 +45,18 @@ public struct RecordingReader: Sendable {
         case header(RecordingHeader, mountMatrix: MountMatrix?, mountMatrixLine: Int)
         case sample(Sample, expect: PoseLabel?)
         case warning(InputIssue)
+    }
+
+    /// As `read`, but a regular file is read and parsed on a thread of its own, a few
+    /// thousand lines ahead of `handle` (`RecordingReadAhead`), for a caller that goes as
+    /// fast as it can. Anything else is read on this thread: a pipe may be a live
+    /// `orientd record`, whose samples must not wait for a batch to fill.
+    public func readAhead(_ handle: (Event) throws -> LineReader.Next) throws {
+        var info = stat()
+        // No eventfd for the two threads (out of descriptors): one thread will do.
+        guard fstat(descriptor.rawValue, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, let ahead = try? RecordingReadAhead()
+        else { return try read(handle) }
+        try ahead.read(self, handle)
     }
 
     /// Reads to the end (or until `handle` says stop). Throws the fatal `InputIssue`

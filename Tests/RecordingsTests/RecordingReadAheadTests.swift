@@ -1,10 +1,12 @@
 import Foundation
 import OrientdCore
-import OrientdIO
 import Testing
 
+@testable import OrientdIO
+
 /// `RecordingReadAhead` against `RecordingReader.read` on the same files: the same events
-/// in the same order, and the same failure after them.
+/// in the same order, and the same failure after them; and its reading thread gone when
+/// it returns.
 @Suite("RecordingReadAhead: a recording parsed a few batches ahead, on a thread of its own")
 struct RecordingReadAheadTests {
     /// An event as text, to compare the two readers' sequences.
@@ -72,33 +74,46 @@ struct RecordingReadAheadTests {
         let one = try RecordingReader(path: url.path)
         defer { one.close() }
         let expected = Self.events(one.read)
-        let ahead = try RecordingReadAhead(RecordingReader(path: url.path))
-        let seen = Self.events(ahead.read)
+        let reader = try RecordingReader(path: url.path)
+        defer { reader.close() }
+        let seen = Self.events { try RecordingReadAhead().read(reader, $0) }
         #expect(seen.count == expected.count)
         let first = zip(seen, expected).enumerated().first { $0.element.0 != $0.element.1 }
         #expect(first == nil, "event \(first?.offset ?? 0): \(first?.element.0 ?? "") instead of \(first?.element.1 ?? "")")
     }
 
-    @Test("a consumer that stops early stops the reading thread, which closes the file")
+    @Test("a consumer that stops early: read returns once the reading thread has stopped, a few batches in")
     func stopsEarly() throws {
         let url = try Self.file(Self.header + "time,x,y,z\n" + Self.samples(0..<100_000))
         defer { try? FileManager.default.removeItem(at: url) }
-        let ahead = try RecordingReadAhead(RecordingReader(path: url.path))
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        let reader = try RecordingReader(path: url.path)
+        defer { reader.close() }
         var count = 0
-        try ahead.read { _ in
+        try RecordingReadAhead().read(reader) { _ in
             count += 1
             return count == 10 ? .stop : .proceed
         }
         #expect(count == 10)
-        // The producer, waiting for room with four batches queued, is rung and lets go.
-        let deadline = Date().addingTimeInterval(5)
-        while Self.isOpen(url.path), Date() < deadline { usleep(10_000) }
-        #expect(!Self.isOpen(url.path), "\(url.path) still open 5 s after the consumer stopped")
+        // The file's offset: the thread read ahead at most the queue's batches and a
+        // chunk, and reads no more once read has returned.
+        let offset = try #require(Self.offset(of: url.path))
+        usleep(100_000)
+        #expect(Self.offset(of: url.path) == offset, "the file still read after read returned")
+        #expect(offset < size / 2, "\(offset) of \(size) bytes read for 10 samples")
     }
 
-    /// Whether a descriptor of this process is open on `path`.
-    static func isOpen(_ path: String) -> Bool {
+    /// The offset of this process's descriptor open on `path`, from /proc/self/fdinfo.
+    static func offset(of path: String) -> Int? {
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return descriptors.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path }
+        guard
+            let fd = descriptors.first(where: {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path
+            }),
+            let info = try? String(contentsOfFile: "/proc/self/fdinfo/\(fd)", encoding: .utf8)
+        else { return nil }
+        return info.split(separator: "\n").first { $0.hasPrefix("pos:") }.flatMap {
+            Int($0.dropFirst(4).trimmingCharacters(in: .whitespaces))
+        }
     }
 }

@@ -70,12 +70,11 @@ public struct RecordingSource: SampleSource {
         var samples = 0
         var certain = false
         var schedule = AdaptiveRate(parameters: rate)
+        defer { reader.close() }
         // As fast as it goes, a file is parsed on a thread of its own while this one
-        // classifies (1M samples: 0.099 → 0.077 s); paced, or from a pipe, in one thread.
-        let ahead = speed == nil && reader.isRegularFile ? try? RecordingReadAhead(reader) : nil
-        defer { if ahead == nil { reader.close() } }
+        // classifies (1M samples: 0.099 → 0.066–0.077 s).
         do {
-            try (ahead?.read ?? reader.read) { event in
+            try (speed == nil ? reader.readAhead : reader.read) { event in
                 if stopSignal.isSignalled { return .stop }
                 switch event {
                 case .header(let header, let matrix, let line):
