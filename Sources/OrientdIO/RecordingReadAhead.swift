@@ -51,10 +51,11 @@ final class RecordingReadAhead: Sendable {
     }
 
     /// Reads `reader` to its end on another thread while `handle` takes its events on
-    /// this one; returns (or throws) once that thread no longer uses the reader.
+    /// this one; returns (or throws) once that thread no longer uses the reader. With no
+    /// thread to be had, reads on this one.
     func read(_ reader: RecordingReader, _ handle: (RecordingReader.Event) throws -> LineReader.Next) throws {
         let ahead = self
-        BackgroundThread.start { ahead.produce(reader) }
+        guard BackgroundThread.startIfPossible({ ahead.produce(reader) }) else { return try reader.read(handle) }
         defer { abandon() }
         try consume(handle)
     }

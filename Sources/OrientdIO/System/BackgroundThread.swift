@@ -15,6 +15,14 @@ public enum BackgroundThread {
     }
 
     public static func start(_ body: @escaping @Sendable () -> Void) {
+        // No thread only when resources are exhausted: run inline rather than lose it.
+        if !startIfPossible(body) { body() }
+    }
+
+    /// Starts `body` on a new thread; false, with `body` not run, when no thread can be
+    /// made (resources exhausted), for a caller whose work must not run inline (the
+    /// producer half of a pair of threads would wait for its consumer for ever).
+    public static func startIfPossible(_ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         let r = pthread_create(
@@ -26,9 +34,9 @@ public enum BackgroundThread {
             }, box)
         if r != 0 {
             Unmanaged<Box>.fromOpaque(box).release()
-            body()  // cannot happen short of resource exhaustion; run inline rather than lose it
-            return
+            return false
         }
         pthread_detach(thread)
+        return true
     }
 }
