@@ -81,7 +81,8 @@ final class ControlSession: Sendable {
     }
 
     /// Every event from now on, starting with the current orientation. The stream ends
-    /// with an error only for what waiting cannot mend (permission denied, closed).
+    /// with an error only for what waiting cannot mend (permission denied, closed, no
+    /// thread to read with).
     /// `buffered`: how many events wait for a subscriber that does not read; beyond that
     /// the oldest are dropped, so one that stops reading costs bounded memory.
     func subscribe(buffered: Int) -> AsyncThrowingStream<ControlLine, any Error> {
@@ -104,7 +105,10 @@ final class ControlSession: Sendable {
             } else {
                 _ = subscribeConnection(&s)
             }
-            startReader(&s)
+            if let failure = startReader(&s) {
+                s.subscribers[id] = nil
+                return failure
+            }
             return nil
         }
         // Outside the lock: finishing runs onTermination, which takes it.
@@ -136,7 +140,10 @@ final class ControlSession: Sendable {
             return error
         }
         s.reconnect.reset()
-        startReader(&s)
+        if let failure = startReader(&s) {
+            disconnect(&s, because: failure)
+            return failure
+        }
         if let held = s.held, let failure = send("request \(held)", onSuccess: .hold(held), in: &s) { return failure }
         return s.subscribers.isEmpty ? nil : subscribeConnection(&s)
     }
@@ -175,10 +182,16 @@ final class ControlSession: Sendable {
 
     // MARK: The reading thread
 
-    private func startReader(_ s: inout State) {
-        guard !s.readerStarted else { return }
+    /// Starts the reading thread unless it runs; a failure leaves it to the next call.
+    private func startReader(_ s: inout State) -> OrientdClientError? {
+        guard !s.readerStarted else { return nil }
+        do {
+            try BackgroundThread.start { [self] in readLoop() }
+        } catch {
+            return .failed(socket: socket, message: "cannot start the client's reading thread: \(error)")
+        }
         s.readerStarted = true
-        BackgroundThread.start { [self] in readLoop() }
+        return nil
     }
 
     private enum Step {

@@ -54,8 +54,11 @@ final class RecordingReadAhead: Sendable {
     /// this one; returns (or throws) once that thread no longer uses the reader. With no
     /// thread to be had, reads on this one.
     func read(_ reader: RecordingReader, _ handle: (RecordingReader.Event) throws -> LineReader.Next) throws {
-        let ahead = self
-        guard BackgroundThread.startIfPossible({ ahead.produce(reader) }) else { return try reader.read(handle) }
+        do {
+            try BackgroundThread.start { self.produce(reader) }
+        } catch {
+            return try reader.read(handle)
+        }
         defer { abandon() }
         try consume(handle)
     }

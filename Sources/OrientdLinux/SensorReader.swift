@@ -66,14 +66,15 @@ public struct SensorReader: Sendable {
 
     /// Starts the thread; `handle` is called on it with every event, then `finished`
     /// once the loop and everything it opened (context, buffer, udev monitor) are
-    /// closed, so whoever waits for the end can tear down after it.
+    /// closed, so whoever waits for the end can tear down after it. Throws, calling
+    /// neither, when no thread can be made.
     public func start(
         _ handle: @escaping @Sendable (SensorEvent<AccelerometerInfo>) -> Void, finished: @escaping @Sendable () -> Void = {}
-    ) {
+    ) throws(BackgroundThread.Refusal) {
         let configuration = configuration
         let stopSignal = stopSignal
         let gate = gate
-        BackgroundThread.start {
+        try BackgroundThread.start {
             var loop = ReadLoop(configuration: configuration, stop: stopSignal, gate: gate, emit: handle)
             loop.run()
             withExtendedLifetime(loop) {}

@@ -44,7 +44,12 @@ extension SensorReader {
     /// event, however slowly it reads.
     func events() -> AsyncStream<SensorEvent<AccelerometerInfo>> {
         let (stream, continuation) = AsyncStream<SensorEvent<AccelerometerInfo>>.makeStream(bufferingPolicy: .unbounded)
-        start({ continuation.yield($0) }, finished: { continuation.finish() })
+        do {
+            try start({ continuation.yield($0) }, finished: { continuation.finish() })
+        } catch {
+            Issue.record("no thread for the reader: \(error)")
+            continuation.finish()
+        }
         return stream
     }
 }

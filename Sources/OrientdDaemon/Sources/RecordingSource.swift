@@ -52,8 +52,11 @@ public struct RecordingSource: SampleSource {
     }
 
     public func start(into service: SharedService) {
-        let source = self
-        BackgroundThread.start { source.play(into: service) }
+        do {
+            try BackgroundThread.start { [self] in play(into: service) }
+        } catch {
+            service.finish(.failed(status: .systemError, message: "cannot start a thread to replay \(name): \(error)"))
+        }
     }
 
     public func stop() { stopSignal.signal() }
@@ -66,11 +69,11 @@ public struct RecordingSource: SampleSource {
             service.finish(.failed(status: .noInput, message: error.description))
             return
         }
+        defer { reader.close() }
         var pacer = Pacer(speed: speed ?? 1)
         var samples = 0
         var certain = false
         var schedule = AdaptiveRate(parameters: rate)
-        defer { reader.close() }
         // As fast as it goes, a file is parsed on a thread of its own while this one
         // classifies (1M samples: 0.099 → 0.066–0.077 s).
         do {

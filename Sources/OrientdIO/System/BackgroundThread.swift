@@ -14,15 +14,18 @@ public enum BackgroundThread {
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
-    public static func start(_ body: @escaping @Sendable () -> Void) {
-        // No thread only when resources are exhausted: run inline rather than lose it.
-        if !startIfPossible(body) { body() }
+    /// Why no thread could be made, in words a user can act on.
+    public struct Refusal: Error, CustomStringConvertible {
+        public let errno: Errno
+        public var description: String {
+            errno == .resourceTemporarilyUnavailable ? "\(errno) (the user's process limit, ulimit -u, or memory)" : "\(errno)"
+        }
     }
 
-    /// Starts `body` on a new thread; false, with `body` not run, when no thread can be
-    /// made (resources exhausted), for a caller whose work must not run inline (the
-    /// producer half of a pair of threads would wait for its consumer for ever).
-    public static func startIfPossible(_ body: @escaping @Sendable () -> Void) -> Bool {
+    /// Starts `body` on a new thread, or throws why none could be made with `body` not
+    /// run. Never inline instead: every caller hands over a loop or a wait that would
+    /// hold its own thread for ever.
+    public static func start(_ body: @escaping @Sendable () -> Void) throws(Refusal) {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         let r = pthread_create(
@@ -34,9 +37,8 @@ public enum BackgroundThread {
             }, box)
         if r != 0 {
             Unmanaged<Box>.fromOpaque(box).release()
-            return false
+            throw Refusal(errno: Errno(rawValue: r))
         }
         pthread_detach(thread)
-        return true
     }
 }

@@ -16,7 +16,15 @@ final class AttributeWrite: Sendable {
     private let outcome = Mutex<Outcome?>(nil)
 
     init(path: String, value: String) {
-        BackgroundThread.start { [self] in
+        do {
+            try start(path: path, value: value)
+        } catch {
+            outcome.withLock { $0 = .failed("\(path): cannot write '\(value)': no thread for it: \(error)") }
+        }
+    }
+
+    private func start(path: String, value: String) throws(BackgroundThread.Refusal) {
+        try BackgroundThread.start { [self] in
             let result: Outcome
             do {
                 let file = try FileDescriptor.open(FilePath(path), .writeOnly)

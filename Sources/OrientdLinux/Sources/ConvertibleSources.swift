@@ -36,9 +36,13 @@ final class ConvertibleSources: Sendable {
     }
 
     func start(into service: SharedService) {
-        switches?.start { [self] event in
-            service.reportSwitch(event)
-            adjust(service)
+        do {
+            try switches?.start { [self] event in
+                service.reportSwitch(event)
+                adjust(service)
+            }
+        } catch {
+            service.post(.warning("tablet-mode switches not watched: cannot start a thread for them: \(error)"))
         }
         adjust(service)
     }
@@ -98,9 +102,14 @@ final class ConvertibleSources: Sendable {
             service.post(.warning("cannot read the base accelerometer: \(error)"))
             return nil
         }
-        reader.start { [self] event in
-            guard isCurrent(generation) else { return }
-            service.reportBase(event.map(\.attachment))
+        do {
+            try reader.start { [self] event in
+                guard isCurrent(generation) else { return }
+                service.reportBase(event.map(\.attachment))
+            }
+        } catch {
+            service.post(.warning("cannot read the base accelerometer: cannot start a thread for it: \(error)"))
+            return nil
         }
         return reader
     }

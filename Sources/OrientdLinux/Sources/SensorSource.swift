@@ -43,9 +43,13 @@ public struct SensorSource: SampleSource {
 
     public func start(into service: SharedService) {
         convertible.start(into: service)
-        reader.start(
-            { event in service.report(event.map(\.attachment)) },
-            finished: { service.finish(.completed) })
+        do {
+            try reader.start(
+                { event in service.report(event.map(\.attachment)) },
+                finished: { service.finish(.completed) })
+        } catch {
+            service.finish(.failed(status: .systemError, message: "cannot start a thread to read \(name): \(error)"))
+        }
     }
 
     public func stop() {

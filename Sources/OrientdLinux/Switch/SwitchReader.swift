@@ -17,10 +17,12 @@ public struct SwitchReader: Sendable {
     }
 
     /// Starts the thread; `handle` is called on it with every event, then `finished` once
-    /// everything it opened is closed.
-    public func start(_ handle: @escaping @Sendable (SwitchEvent) -> Void, finished: @escaping @Sendable () -> Void = {}) {
+    /// everything it opened is closed. Throws, calling neither, when no thread can be made.
+    public func start(
+        _ handle: @escaping @Sendable (SwitchEvent) -> Void, finished: @escaping @Sendable () -> Void = {}
+    ) throws(BackgroundThread.Refusal) {
         let stopSignal = stopSignal
-        BackgroundThread.start {
+        try BackgroundThread.start {
             var loop = SwitchLoop(stop: stopSignal, emit: handle)
             loop.run()
             withExtendedLifetime(loop) {}

@@ -28,7 +28,11 @@ final class LivePoses: Sendable {
         } catch {
             throw CalibrationFailure("cannot start reading the sensor: \(error)", status: .systemError)
         }
-        reader.start { [self] event in handle(event) }
+        do {
+            try reader.start { [self] event in handle(event) }
+        } catch {
+            throw CalibrationFailure("cannot start a thread to read the sensor: \(error)", status: .systemError)
+        }
     }
 
     private func handle(_ event: SensorEvent<AccelerometerInfo>) {

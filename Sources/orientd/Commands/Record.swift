@@ -59,7 +59,12 @@ struct Record: ParsableCommand {
         // adaptive rate from its timestamps.
         let configuration = sensor.configuration(mountMatrix: try mountMatrix.matrix, wait: false, adaptiveRate: .off)
         let reader = try SensorReader(configuration: configuration)
-        reader.start({ recorder.handle($0) }, finished: { recorder.done.signal() })
+        do {
+            try reader.start({ recorder.handle($0) }, finished: { recorder.done.signal() })
+        } catch {
+            Diagnostics().error("cannot start a thread to read the sensor: \(error)")
+            throw ExitCode(ExitStatus.systemError)
+        }
         var ending = PollSet<Void>()
         ending.watch(recorder.done.descriptor, for: .readable, as: ())
         ending.watch(signals.descriptor, for: .readable, as: ())
