@@ -250,6 +250,7 @@ struct ReadLoop {
             return false
         }
         if configuration.forcePolling { info.readPath = .polled }
+        let identity = configuration.uri == nil ? IIODeviceIdentity(id: id) : nil
         mountMatrixProperty = found.udev?.properties["ACCEL_MOUNT_MATRIX"]
         // Nothing is enabled for a sensor that is not to be read: its buffer is made only
         // when reading starts. The polled path's files are open before `attached` is
@@ -272,6 +273,7 @@ struct ReadLoop {
                     if case .lost(let reason) = end { emit(.lost(device: id, reason: reason)) }
                     return true
                 }
+                if replaced(id, opened: identity) { return true }
                 reading = startReading(device, info: &info, syspath: syspath)
                 guard reading != nil else {
                     emit(.lost(device: id, reason: unreadable))
@@ -315,6 +317,7 @@ struct ReadLoop {
                 // its input reports, iio-sensor-proxy#212): read them polled meanwhile. The
                 // buffer is let go first, as most drivers refuse raw reads while it is on.
                 reading = nil
+                if replaced(id, opened: identity) { return true }
                 given = GivenUpBuffer(episode: episode, polledInstead: given?.polledInstead ?? false)
                 let axes = PolledAxes.open(device, syspath: syspath)
                 if let axes, case .success = axes.read() {
@@ -337,6 +340,7 @@ struct ReadLoop {
                 }
             case .retryBuffer:
                 reading = nil
+                if replaced(id, opened: identity) { return true }
                 reading = startReading(device, info: &info, syspath: syspath)
             }
             if given != nil && reading == nil {
@@ -354,6 +358,19 @@ struct ReadLoop {
         var episode: BufferSilence
         var polledInstead: Bool
         var patience = 0.0
+    }
+
+    /// Whether the sensor, let go of (a pause, a dead buffer given up or tried again), is
+    /// another device now, and so said lost. Nothing of it held open, the kernel may have
+    /// given its name to a device plugged since, one udev has yet to set up (libiio's
+    /// writes refused, EACCES) or has yet to say the first one went: opened by the old
+    /// name, it would be read as the sensor it replaced. udev's remove is awaited, so it
+    /// is looked for again as udev sees it.
+    private mutating func replaced(_ id: String, opened identity: IIODeviceIdentity?) -> Bool {
+        guard let change = IIODeviceIdentity.change(of: id, opened: identity) else { return false }
+        emit(.lost(device: id, reason: change))
+        awaitUdev(on: id)
+        return true
     }
 
     /// Makes what reads the sensor: its buffer, or (without one, or when it cannot be

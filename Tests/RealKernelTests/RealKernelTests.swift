@@ -283,6 +283,66 @@ extension RealKernelTests {
 }
 
 extension RealKernelTests {
+    @Test(
+        "a sensor replaced while it was not read, udev slow to say so: lost, never opened by its old name, then read buffered as udev announces the new one"
+    )
+    func replacedWhileNotRead() throws {
+        // Nothing consumes, so the buffer is let go of and nothing holds the device: the
+        // kernel gives its number to the hub plugged next. udev is slow with both events
+        // (the add waits for the remove: same device number), so when a consumer comes
+        // the old name is already the new device, root's until orientd's rule has run.
+        // Opened by that name, libiio's writes were refused (EACCES) and the new sensor
+        // read polled as the old one.
+        let recording = try Guest.copyIn(Self.recordings.appendingPathComponent("picked-up-from-table.csv").path)
+        try Guest.copyInFeeder()
+        let exercise = try Guest.run(
+            """
+            set -e
+            journal_count() { daemon_journal | grep -c "$1" || true; }
+            read_buffered() { [ "$(journal_count '"state":"reading".*"read":"buffered"')" -ge 1 ]; }
+            let_go() { [ "$(journal_count '"state":"idle"')" -ge 2 ]; }
+            attached_buffered() { grep '"state":"attached"' /run/replaced.ndjson | grep -q '"read":"buffered"'; }
+            new_device() { i=$(stat -c %i /sys/bus/iio/devices/iio:device0 2>/dev/null) && [ "$i" != "$before" ]; }
+            plug_devices --display \(recording) --loop
+            orientd monitor > /dev/null 2>&1 & monitor=$!
+            wait_until 30 read_buffered || { echo "not read buffered:"; daemon_journal; exit 1; }
+            kill $monitor
+            wait_until 30 let_go || { echo "not let go:"; daemon_journal; exit 1; }
+            printf '%s\\n' 'ACTION=="remove", SUBSYSTEM=="iio", KERNEL=="iio:device*", RUN+="/bin/sleep 6"' \\
+                'ACTION=="add", SUBSYSTEM=="iio", KERNEL=="iio:device*", RUN+="/bin/sleep 2"' \\
+                > /etc/udev/rules.d/59-orientd-test-slow.rules
+            udevadm control --reload
+            before=$(stat -c %i /sys/bus/iio/devices/iio:device0)
+            echo unplug > /run/vs.ctl; sleep 1; echo plug > /run/vs.ctl
+            wait_until 30 new_device || { echo "no new iio:device0:"; ls -l /sys/bus/iio/devices; exit 1; }
+            echo "new iio:device0, group $(stat -c %G /sys/bus/iio/devices/iio:device0/buffer/enable)"
+            orientd monitor > /run/replaced.ndjson 2>&1 & monitor=$!
+            wait_until 60 attached_buffered || true
+            kill $monitor
+            echo quit > /run/vs.ctl
+            echo "== events"; cat /run/replaced.ndjson
+            echo "== journal"; daemon_journal | grep -Ei 'permission denied|EACCES|failed' || true
+            echo "== restarts $(restarts)"
+            """, timeout: 180)
+        #expect(exercise.status == 0, "\(exercise.stdout)\(exercise.stderr)")
+        let sections = exercise.stdout.components(separatedBy: "== ")
+        let events = (sections.first { $0.hasPrefix("events") } ?? "").split(separator: "\n").dropFirst().compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }.filter { $0["event"] as? String == "sensor" }
+        let states = events.map { "\($0["state"] ?? "?")" + (($0["read"] as? String).map { " \($0)" } ?? "") }
+        // What the consumer saw: the old sensor lost (not read again by its name), then
+        // the new one attached once udev announced it, through its buffer.
+        #expect(states.first == "lost", "the old sensor is said lost before anything is read: \(states)\n\(exercise.stdout)")
+        #expect(!states.contains { $0.hasPrefix("reading") }, "nothing read by the old name: \(states)")
+        #expect(states.last == "attached buffered", "the new sensor read through its buffer: \(states)")
+        let journal = sections.first { $0.hasPrefix("journal") } ?? ""
+        #expect(journal.split(separator: "\n").count == 1, "no write refused, no failure: \(journal)")
+        #expect(exercise.stdout.contains("== restarts 0"), "\(exercise.stdout)")
+        print("real kernel, \(Guest.name), replaced while not read: \(states.joined(separator: ", "))")
+    }
+}
+
+extension RealKernelTests {
     /// A recording of a still sensor reading `vectors` in turn, each for `seconds`, at 50 Hz.
     static func stillRecording(_ vectors: [(Double, Double, Double)], seconds: Double) -> String {
         var text = "# orientd-recording 1\n# rate-hz: 50\ntime,x,y,z\n"

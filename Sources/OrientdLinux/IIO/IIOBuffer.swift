@@ -1,6 +1,10 @@
 import CIIO
 import SystemPackage
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A kernel buffer of scans, created after the channels are enabled.
 ///
 /// Owns the C handle; not Sendable: it lives on the thread that reads the sensor.
@@ -23,7 +27,19 @@ public final class IIOBuffer {
         self.device = device
     }
 
-    deinit { iio_buffer_destroy(pointer) }
+    /// libiio closes the device's node, then disables the buffer and its channels by their
+    /// sysfs paths (`/sys/bus/iio/devices/iio:deviceN/…`). The open node holds the kernel's
+    /// device and so its number; once it is closed, a device registered meanwhile takes the
+    /// number and those writes. A second descriptor of the node, held until libiio is done,
+    /// keeps the number this device's: the writes reach it, or nothing when it is gone.
+    /// Close-on-exec: a hook started meanwhile would otherwise keep the node, and the
+    /// device busy (EBUSY to the next open), for as long as it runs.
+    deinit {
+        let node = iio_buffer_get_poll_fd(pointer)
+        let held = node >= 0 ? fcntl(node, F_DUPFD_CLOEXEC, 0) : -1
+        iio_buffer_destroy(pointer)
+        if held >= 0 { close(held) }
+    }
 
     /// A file descriptor that polls readable when a refill would not block. libiio owns
     /// it and closes it with the buffer: callers poll it, never close it, and stop using it
