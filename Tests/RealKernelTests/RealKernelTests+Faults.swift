@@ -12,7 +12,7 @@ extension RealKernelTests {
     static let afterRest = 1 / AdaptiveRateParameters().restRate + 0.1
 
     /// The HID sensor hub (nil) and an I2C chip on i2c-stub where the guest has it.
-    static let garbageDevices: [String?] = hasI2CStub ? [nil, "kxcjk1013"] : [nil]
+    static let garbageDevices: [String?] = [nil, "kxcjk1013"]
 
     @Test(
         "garbage through the real driver (all zero, then saturated counts): no turn from it, one warning and one note an episode naming the device; the turn after reported",
@@ -239,7 +239,7 @@ extension RealKernelTests {
 
     @Test(
         "an I2C chip whose registers stop updating for 13 s: one warning 10 s in, frozen in status and doctor's one problem, one note when they change, the turns after as replay's",
-        .enabled(if: hasI2CStub, "\(noI2CStub)"), .beyondTheCore)
+        .beyondTheCore)
     func frozenChip() throws {
         // Quarter turns from rest every 3.5 s; the kxcjk1013's registers hold the reading
         // due at 4 s until 17 s. While status says frozen, doctor runs once.

@@ -567,8 +567,8 @@ extension RealKernelTests {
     @Test(
         "orientd calibrate --apply on a real kernel: the hwdb entry matches this machine, udev gives the matrix, and the running daemon turns from landscape to portrait without a restart",
         .beyondTheCore,
-        // A HID sensor hub, and (where i2c-stub is) an I2C chip, matched by its modalias.
-        arguments: hasI2CStub ? [nil, "kxcjk1013"] : [nil]
+        // A HID sensor hub, and an I2C chip, matched by its modalias.
+        arguments: [nil, "kxcjk1013"]
     )
     func calibrateApplies(chip: String?) throws {
         // The sensor is mounted turned 90° and flipped (x and y swapped, z inverted), and no

@@ -99,3 +99,34 @@ trixie_build_root() {
     packages+=,libstdc++-14-dev:arm64,binutils-aarch64-linux-gnu,libumockdev-dev:arm64,udev
     debian_root trixie amd64,arm64 "$packages"
 }
+
+# i2c_stub_root KERNEL_RELEASE: prints a Debian 13 root (built first if need be) that
+# holds i2c-stub.ko built for that arm64 kernel (6.12.117+deb13-arm64) at
+# /usr/src/i2c-stub/i2c-stub.ko. Debian 13's arm64 kernel is built without i2c-stub
+# (CONFIG_I2C_STUB unset), so the I2C chips' real drivers (which are built) had no bus to
+# bind to on the arm64 guest: this is the kernel's own i2c-stub.c, from Debian's
+# linux-source package of the same release, cross-built against that kernel's headers
+# (their arm64 package needs the native gcc-14:arm64, which conflicts with the cross
+# compiler, so it is unpacked, not installed; its tools are the amd64 linux-kbuild's).
+# The module is unsigned: the kernel loads it, tainted, as Secure Boot is off in qemu.
+i2c_stub_root() {
+    local release=$1 version
+    version=${release%-arm64}
+    [ "$version" != "$release" ] || { echo "$debian_roots_me: i2c_stub_root: not an arm64 kernel release: $release" >&2; return 64; }
+    local packages=gcc-14-aarch64-linux-gnu,make,dwarves,xz-utils,linux-kbuild-$version,linux-headers-$version-common
+    # linux-source-6.12 is the source of the kernel in that release; its version is the
+    # kernel's but for the ABI suffix (6.12.117+deb13 → linux-source-6.12 6.12.117-1).
+    local setup="
+        cd /tmp
+        apt-get update -qq
+        apt-get download -qq linux-headers-$version-arm64:arm64 linux-source-${version%.*}
+        dpkg -x linux-headers-$version-arm64_*_arm64.deb /
+        mkdir -p /usr/src/i2c-stub
+        dpkg-deb --fsys-tarfile linux-source-*.deb | tar -xO ./usr/src/linux-source-${version%.*}.tar.xz \
+            | tar -xJO linux-source-${version%.*}/drivers/i2c/i2c-stub.c > /usr/src/i2c-stub/i2c-stub.c
+        rm -f ./*.deb
+        echo 'obj-m := i2c-stub.o' > /usr/src/i2c-stub/Kbuild
+        make -C /usr/src/linux-headers-$version-arm64 M=/usr/src/i2c-stub modules
+        test -s /usr/src/i2c-stub/i2c-stub.ko"
+    debian_root trixie amd64,arm64 "$packages" "$setup"
+}
