@@ -45,7 +45,7 @@ extension ReadLoop {
         var silence = retrying ?? BufferSilence(now: attached)
         // The rate being written again while the buffer is silent (AttributeWrite).
         var reapplying: AttributeWrite?
-        let sysfs = configuration.uri == nil ? "/sys/bus/iio/devices/\(scans.device.id)" : nil
+        let sysfs = configuration.uri == nil ? "\(IIODeviceIdentity.devices)/\(scans.device.id)" : nil
         var bufferFailures = ReadFailures(interval: 0.1)
         // The last read found nothing: wait for data in poll(2) before reading again.
         var drained = false
