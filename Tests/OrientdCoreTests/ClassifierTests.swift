@@ -360,6 +360,28 @@ struct ClassifierTests {
         #expect(prompt <= 0.3, "0 turns the wait off: \(prompt) s")
     }
 
+    @Test("walking, a step that tips a steep grip past face-sure-tilt for 0.2 s makes nothing face-up; standing, or laid flat, it does")
+    func walkingTipPastFaceSure() throws {
+        // Held at 76° (short of face-enter-tilt), tipped to 88° for 0.2 s once a second.
+        func tipped(_ parameters: ClassifierParameters, steps: Bool) -> [DeviceOrientation] {
+            var c = OrientationClassifier(parameters: parameters)
+            walk(&c, roll: 0, tilt: 40, from: 0, duration: 1, steps: steps)
+            return walk(&c, from: 1, duration: 6, steps: steps) { s in
+                (0, s.truncatingRemainder(dividingBy: 1) < 0.2 ? 88 : 76)
+            }.map(\.1)
+        }
+        #expect(tipped(ClassifierParameters(), steps: true).isEmpty)
+        #expect(tipped(ClassifierParameters(), steps: false).first == .faceUp, "standing, 88° is face-up after hold-time")
+        var off = ClassifierParameters()
+        off.faceHoldTime = 0
+        #expect(tipped(off, steps: true).first == .faceUp, "0 turns the hold off")
+        // Laid flat while walking: face-up after face-hold-time, not hold-time.
+        var c = OrientationClassifier()
+        walk(&c, roll: 0, tilt: 40, from: 0, duration: 2, steps: true)
+        let flat = try #require(walk(&c, roll: 0, tilt: 89, from: 2, duration: 1, steps: true).first)
+        #expect(flat.1 == .faceUp && flat.0 - 2 >= 0.3 && flat.0 - 2 < 0.5, "laid flat while walking: \(flat)")
+    }
+
     @Test("off flat, another upright pose than the last needs as clear a direction as a turn from it; a diagonal goes back to the last")
     func offFlatAtDiagonal() throws {
         var c = settled(in: 0)

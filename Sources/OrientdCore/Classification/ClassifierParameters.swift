@@ -68,12 +68,15 @@ public struct ClassifierParameters: Hashable, Sendable {
     /// Seconds. From an upright pose, face-up or face-down at a tilt short of
     /// `faceSureTilt` must be proposed this long (instead of `holdTime`) before it is
     /// reported: steps swing a device held steeply (60–76°) in a walking hand across
-    /// `faceEnterTilt` for a quarter of a second at a time. 0 turns it off.
+    /// `faceEnterTilt` for a quarter of a second at a time. While walking it applies at
+    /// every tilt: a step tips a grip held at 75–85° past `faceSureTilt` too. 0 turns it
+    /// off.
     public var faceHoldTime: Double = 0.3
 
     /// Degrees of tilt from which face-up or face-down needs only `holdTime`: a device
-    /// laid down, or held flat, reads this flat at once. 90 makes `faceHoldTime` apply
-    /// to every tilt; at or below `faceEnterTilt`, to none.
+    /// laid down, or held flat, reads this flat at once (not while walking: see
+    /// `faceHoldTime`). 90 makes `faceHoldTime` apply to every tilt; at or below
+    /// `faceEnterTilt`, to none but while walking.
     public var faceSureTilt: Double = 86
 
     /// A gap between readings longer than this (s) resets the filter and any pending

@@ -19,7 +19,8 @@
 ///    in the screen plane (a dead band around each diagonal), none at steep tilt;
 /// 5. a gate: the proposal must hold for `holdTime` over `minimumSamples` readings,
 ///    with no disturbance in the last `settleTime`; from upright to face-up or face-down
-///    short of `faceSureTilt` it must hold for `faceHoldTime`; leaving flat for an
+///    short of `faceSureTilt`, or at any tilt while walking (`WalkingSteps`), it must
+///    hold for `faceHoldTime`; leaving flat for an
 ///    upright pose other than the last one also waits `flatSettleTime` after the device
 ///    lay flat and after the last disturbance; while walking (`WalkingSteps`), from
 ///    face-up or face-down it must hold `walkingReturnTime` back to the last upright
@@ -167,6 +168,8 @@ public struct OrientationClassifier: Sendable {
     /// face-up or face-down, a tilt short of `faceSureTilt` must hold for `faceHoldTime`:
     /// steps swing a device held steeply in a walking hand across face-enter-tilt for a
     /// quarter of a second at a time, while one laid down reads nearly flat at once.
+    /// While walking, any tilt must: a step tips a grip held at 75–85° past face-sure-tilt
+    /// for a tenth of a second or more.
     /// While walking, back from face-up or face-down to the last upright pose must hold
     /// for `walkingReturnTime`: a step dips a device held nearly flat past
     /// face-exit-tilt, and the next tips it flat again; to another upright pose, which
@@ -180,7 +183,7 @@ public struct OrientationClassifier: Sendable {
         }
         let toFace = orientation.isUpright && (proposal == .faceUp || proposal == .faceDown)
         // |sin tilt| < sin(face-sure-tilt), squared.
-        if toFace, filtered.z * filtered.z < faceSureSineSquared * filtered.squaredLength {
+        if toFace, steps.isWalking(at: t) || filtered.z * filtered.z < faceSureSineSquared * filtered.squaredLength {
             return max(parameters.holdTime, parameters.faceHoldTime)
         }
         return parameters.holdTime

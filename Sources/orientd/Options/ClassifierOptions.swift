@@ -72,7 +72,7 @@ struct ClassifierOptions: ParsableArguments {
     var faceExitTilt: Double?
     @Option(
         help: ArgumentHelp(
-            "From upright, face-up or face-down short of --face-sure-tilt must hold this long; 0 turns it off \(Self.default(\.faceHoldTime)).",
+            "From upright, face-up or face-down short of --face-sure-tilt (or at any tilt while walking) must hold this long; 0 turns it off \(Self.default(\.faceHoldTime)).",
             discussion: "Example: --face-hold-time 0.4 for a calmer walking hand.",
             valueName: "seconds"))
     var faceHoldTime: Double?
