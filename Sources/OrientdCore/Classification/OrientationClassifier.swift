@@ -20,12 +20,12 @@
 /// 5. a gate: the proposal must hold for `holdTime` over `minimumSamples` readings,
 ///    with no disturbance in the last `settleTime`; from upright to face-up or face-down
 ///    short of `faceSureTilt`, or at any tilt while walking (`WalkingSteps`), it must
-///    hold for `faceHoldTime`; leaving flat for an
-///    upright pose other than the last one also waits `flatSettleTime` after the device
-///    lay flat and after the last disturbance; while walking (`WalkingSteps`), from
-///    face-up or face-down it must hold `walkingReturnTime` back to the last upright
-///    pose, `flatSettleTime` to another. Off flat, an upright pose other than the last
-///    needs as clear a direction as a turn from it (`rotationHysteresis`).
+///    hold for `faceHoldTime`; leaving flat for an upright pose other than the last one
+///    also waits `flatSettleTime` after the device lay flat and after the last
+///    disturbance; while walking, from face-up or face-down it must hold
+///    `walkingReturnTime` back to the last upright pose, `flatSettleTime` to another.
+///    Off flat, an upright pose other than the last needs as clear a direction as a
+///    turn from it (`rotationHysteresis`).
 ///
 /// No trigonometry per reading: the angles are turned into cosines once, at init.
 public struct OrientationClassifier: Sendable {
