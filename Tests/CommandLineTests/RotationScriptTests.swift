@@ -72,7 +72,11 @@ struct RotationScriptTests {
                 ]
             },
             Script(name: "orientd-rotate-wlroots", tool: "wlr-randr", query: "wlr-randr") { words, output in
-                ["wlr-randr --output \(output) --transform \(words.transform)"]
+                [
+                    // wlr-randr's refusal of an output it does not have names no others, so the script checks first.
+                    "wlr-randr",
+                    "wlr-randr --output \(output) --transform \(words.transform)",
+                ]
             },
             Script(name: "orientd-rotate-hyprland", tool: "hyprctl", query: "hyprctl monitors") { words, output in
                 let n = words.hyprland
@@ -480,6 +484,7 @@ extension RotationScriptTests {
             "wlr-randr")
                 printf 'HDMI-A-1 "Dell Inc. DELL U2719D (HDMI-A-1)"\n  Enabled: yes\n  Modes:\n    2560x1440 px\n'
                 printf 'eDP-2 "Sharp Corporation 0x14D0 (eDP-2)"\n  Enabled: yes\n'
+                printf 'DP-3 "Unknown (DP-3)"\n  Enabled: no\nDSI-1 "Unknown (DSI-1)"\n  Enabled: no\n'
                 ;;
             esac
             """#
