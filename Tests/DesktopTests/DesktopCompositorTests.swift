@@ -167,21 +167,6 @@ final class HeadlessDesktop {
         suite: "DesktopCompositorTests (the GNOME and KDE rotation scripts against a real mutter and kwin)",
         why: "scripts/test --all installs them and asks for this tier.")
 
-    /// One output as the compositor reports it: quarter turns counter-clockwise (the
-    /// Wayland protocol's transform / 90) and its place and size in the layout.
-    struct OutputState: CustomStringConvertible {
-        var quarterTurns: Int
-        var x: Int
-        var y: Int
-        var width: Int
-        var height: Int
-        var description: String { "\(quarterTurns) quarter turns at \(x),\(y), \(width)x\(height)" }
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     let kind: Kind
     let runtime: URL
     private let children = ChildProcesses()
@@ -351,67 +336,15 @@ final class HeadlessDesktop {
         let result = try OrientdProcess.run(
             Array(arguments.dropFirst()), environment: clientEnvironment.merging(["QT_QPA_PLATFORM": "wayland"]) { $1 },
             executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: [arguments[0]])
-        guard result.status == 0 else { throw Failure(description: "\(arguments.joined(separator: " ")): \(result.stderr)") }
+        guard result.status == 0 else { throw OutputState.Failure(description: "\(arguments.joined(separator: " ")): \(result.stderr)") }
         return result.stdout
     }
 
     /// The compositor's outputs, with their state, in its own order.
     func states() throws -> [(name: String, state: OutputState)] {
-        /// A value of the reply, of the type expected; its absence fails the read.
-        func need<T>(_ value: Any?, _ what: String) throws -> T {
-            guard let value = value as? T else { throw Failure(description: "\(kind.rawValue)'s state has no \(what)") }
-            return value
-        }
         switch kind {
-        case .mutter, .gnomeShell:
-            let text = try run([
-                "busctl", "--user", "--json=short", "call", "org.gnome.Mutter.DisplayConfig", "/org/gnome/Mutter/DisplayConfig",
-                "org.gnome.Mutter.DisplayConfig", "GetCurrentState",
-            ])
-            let reply: [String: Any] = try need(try JSONSerialization.jsonObject(with: Data(text.utf8)), "object")
-            let data: [Any] = try need(reply["data"], "data")
-            let monitors: [[Any]] = try need(data[1], "monitors")
-            let logical: [[Any]] = try need(data[2], "logical monitors")
-            var sizes: [String: (Int, Int)] = [:]
-            for monitor in monitors {
-                let connector: String = try need((monitor[0] as? [Any])?.first, "connector")
-                for case let mode as [Any] in try need(monitor[1], "modes") as [Any] {
-                    let properties = mode[6] as? [String: [String: Any]]
-                    if properties?["is-current"]?["data"] as? Bool == true {
-                        sizes[connector] = (try need(mode[1], "mode width"), try need(mode[2], "mode height"))
-                    }
-                }
-            }
-            return try logical.map { monitor in
-                let connector: String = try need(((monitor[5] as? [Any])?.first as? [Any])?.first, "logical monitor's connector")
-                let transform: Int = try need(monitor[3], "transform")
-                let (width, height) = try need(sizes[connector], "current mode of \(connector)") as (Int, Int)
-                return (
-                    connector,
-                    OutputState(
-                        quarterTurns: transform, x: try need(monitor[0], "x"), y: try need(monitor[1], "y"),
-                        width: transform % 2 == 1 ? height : width, height: transform % 2 == 1 ? width : height)
-                )
-            }
-        case .kde:
-            let text = try run(["kscreen-doctor", "-j"])
-            let reply: [String: Any] = try need(try JSONSerialization.jsonObject(with: Data(text.utf8)), "object")
-            let outputs: [[String: Any]] = try need(reply["outputs"], "outputs")
-            // KScreen::Output::Rotation: None 1, Left 2 (a quarter turn counter-clockwise),
-            // Inverted 4, Right 8.
-            let turns = [1: 0, 2: 1, 4: 2, 8: 3]
-            return try outputs.filter { $0["enabled"] as? Bool == true }.map { output in
-                let position: [String: Int] = try need(output["pos"], "pos")
-                let size: [String: Int] = try need(output["size"], "size")
-                let rotation: Int = try need(output["rotation"], "rotation")
-                return (
-                    try need(output["name"], "name"),
-                    OutputState(
-                        quarterTurns: try need(turns[rotation], "known rotation (\(rotation))"),
-                        x: try need(position["x"], "x"), y: try need(position["y"], "y"),
-                        width: try need(size["width"], "width"), height: try need(size["height"], "height"))
-                )
-            }
+        case .mutter, .gnomeShell: try OutputState.mutter(run(OutputState.mutterCall))
+        case .kde: try OutputState.kscreen(run(["kscreen-doctor", "-j"]))
         }
     }
 
@@ -420,42 +353,14 @@ final class HeadlessDesktop {
     func state(of name: String) throws -> OutputState {
         let states = try states()
         guard let state = states.first(where: { $0.name == name })?.state else {
-            throw Failure(description: "\(kind.rawValue) has no enabled output \(name); it has \(states.map(\.name))")
+            throw OutputState.Failure(description: "\(kind.rawValue) has no enabled output \(name); it has \(states.map(\.name))")
         }
         return state
     }
 
-    /// What a Wayland client is told about output `name`: wl_output's transform (in
-    /// quarter turns) and xdg_output's logical size, from `wayland-info`.
+    /// What a Wayland client is told about output `name` (`wayland-info`).
     func clientView(of name: String) throws -> OutputState {
-        let text = try run(["wayland-info"])
-        // Each wl_output global prints its transform; each xdg_output its global's number,
-        // its name and its logical size, before or after that global (kwin: before).
-        var transforms: [String: Int] = [:]  // by the wl_output global's number
-        var global = ""
-        var outputs: [(global: String, name: String, width: Int, height: Int)] = []
-        for line in text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            let fields = line.split(whereSeparator: { " ,:'".contains($0) }).map(String.init)
-            if line.hasPrefix("interface"), line.contains("'wl_output'") { global = fields.last ?? "" }
-            if let i = fields.firstIndex(of: "output_transform"), i + 1 < fields.count {
-                transforms[global] = ["normal": 0, "90°": 1, "180°": 2, "270°": 3][fields[i + 1]] ?? -1
-            }
-            if fields.first == "xdg_output_v1" { outputs.append(("", "", 0, 0)) }
-            guard !outputs.isEmpty, fields.count >= 2, !line.hasPrefix("interface") else { continue }
-            switch fields[0] {
-            case "output": outputs[outputs.count - 1].global = fields[1]
-            case "name" where outputs[outputs.count - 1].name.isEmpty: outputs[outputs.count - 1].name = fields[1]
-            case "logical_width" where fields.count == 4:
-                outputs[outputs.count - 1].width = Int(fields[1]) ?? 0
-                outputs[outputs.count - 1].height = Int(fields[3]) ?? 0
-            default: break
-            }
-        }
-        let found = outputs.first { $0.name == name }.map {
-            OutputState(quarterTurns: transforms[$0.global] ?? -1, x: 0, y: 0, width: $0.width, height: $0.height)
-        }
-        guard let found else { throw Failure(description: "wayland-info shows no output \(name): \(text)") }
-        return found
+        try OutputState.waylandInfo(run(["wayland-info"]), output: name)
     }
 
     /// The size of a screenshot of output `name`. A capture that fails is asked for again,
@@ -471,13 +376,13 @@ final class HeadlessDesktop {
                 printed = try run([helper, kind.isGNOME ? "gnome" : "kde", name])
             } catch {
                 failures.append("\(error)")
-                if failures.count == 3 { throw Failure(description: "no screenshot of \(name) in 3 tries: \(failures)") }
+                if failures.count == 3 { throw OutputState.Failure(description: "no screenshot of \(name) in 3 tries: \(failures)") }
                 sleep(1)
             }
         }
         let size = (printed ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let numbers = size.split(separator: "x").compactMap { Int($0) }
-        guard numbers.count == 2 else { throw Failure(description: "the screenshot helper printed \(size)") }
+        guard numbers.count == 2 else { throw OutputState.Failure(description: "the screenshot helper printed \(size)") }
         return (numbers[0], numbers[1])
     }
 

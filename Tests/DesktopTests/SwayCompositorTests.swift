@@ -129,10 +129,11 @@ final class ScriptProcess {
     private let input = Pipe()
     private let errorFile: URL
 
-    init(_ script: URL, environment: [String: String]) throws {
+    init(_ script: URL, arguments: [String] = [], environment: [String: String]) throws {
         errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-script-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         process.executableURL = script
+        process.arguments = arguments
         process.environment = environment
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice

@@ -130,3 +130,17 @@ i2c_stub_root() {
         test -s /usr/src/i2c-stub/i2c-stub.ko"
     debian_root trixie amd64,arm64 "$packages" "$setup"
 }
+
+# trixie_desktop_root: prints the Debian 13 root (built first if need be) that holds the
+# compositors and desktop shells of Debian 13, for the rotation scripts' tests: sway,
+# labwc, wayfire and phoc (wlroots; wlr-randr and grim read them back), gnome-shell 48
+# with gdctl, kwin 6 with kscreen-doctor, Phosh on phoc, and iio-sensor-proxy with
+# umockdev to give it a sensor, as a desktop's own rotation runs beside orientd. Only
+# what each names: Recommends are left out, as in every root here.
+trixie_desktop_root() {
+    local packages=dbus,dbus-daemon,dbus-user-session,systemd,procps,util-linux,python3,python3-gi,libglib2.0-bin
+    packages+=,sway,labwc,wayfire,phoc,phosh,wlr-randr,grim,wayland-utils,libgl1-mesa-dri,libegl-mesa0
+    packages+=,gnome-shell,mutter-common-bin,gnome-settings-daemon-common,gsettings-desktop-schemas
+    packages+=,kwin-wayland,libkscreen-bin,qt6-wayland,iio-sensor-proxy,umockdev
+    debian_root trixie amd64 "$packages"
+}
