@@ -51,6 +51,26 @@ struct Debian13DesktopTests {
 }
 
 extension Debian13DesktopTests {
+    /// Run outside the session (a hook of a system service, a stale variable): the real
+    /// tools of Debian 13 fail to connect, and the script says so in one line.
+    @Test(
+        "no compositor at the session's socket: one line naming the variable and the socket, exit 1",
+        arguments: [HeadlessDesktop.Kind.kde.hook, Debian13Desktop.Kind.labwc.hook, Debian13Desktop.Kind.sway.hook])
+    func unreachable(hook: URL) throws {
+        _ = try Debian13Desktop.root.get()
+        let run = try OrientdProcess.run(
+            [
+                "run", "env", "XDG_RUNTIME_DIR=/tmp", "WAYLAND_DISPLAY=orientd-none", "SWAYSOCK=/tmp/orientd-none.sock",
+                "ORIENTD_SCREEN=landscape-primary", "ORIENTD_TRANSFORM=270", "ORIENTD_ANGLE=90", hook.path,
+            ], executable: Debian13Desktop.runner)
+        let name = hook.lastPathComponent
+        #expect(run.status == 1, "\(name): \(run.stderr)")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(
+            lines.count == 1 && lines[0].contains("cannot reach the compositor") && lines[0].contains("orientd-none"),
+            "\(name): \(run.stderr)")
+    }
+
     /// kwin 6 writes each output's policy into kwinoutputconfig.json when it applies a
     /// change (InTabletMode when none was chosen). iio-sensor-proxy's name on the session's
     /// system bus is taken by a stand-in: what is tested is the reading of kwin's own file.
@@ -113,7 +133,7 @@ final class Debian13Desktop {
         why: "scripts/test --all installs what makes the root and asks for this tier.")
 
     private static let fixtures = Repository.root.appendingPathComponent("Tests/Fixtures/screen")
-    private static let runner = fixtures.appendingPathComponent("debian13-desktop")
+    static let runner = fixtures.appendingPathComponent("debian13-desktop")
     private static let session = fixtures.appendingPathComponent("desktop-session").path
 
     /// The root, made once (about 3 minutes from Debian's registry) and cached.
@@ -129,10 +149,14 @@ final class Debian13Desktop {
     let runtime: String
     private let hostRuntime: String
     private let process = Process()
+    /// The session's and the clients' setsid, reaped by waitpid (Process.waitUntilExit spun
+    /// for ever on one here, under the full suite's signal masks), and the ids of the
+    /// sessions they lead, read when each starts: a session whose leader has ended is still
+    /// killed whole.
+    private let children = ChildProcesses()
+    private var sessions: [String] = []
     private let input = Pipe()
     private(set) var output = ""
-    /// What `background` started, killed with the session.
-    private var clients: [Process] = []
 
     init(_ kind: Kind) throws {
         self.kind = kind
@@ -148,7 +172,7 @@ final class Debian13Desktop {
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardError = process.standardOutput
-        try process.run()
+        try start(process)
         // 150 s: under CI's load gnome-shell 43 once took over 120 s to come up
         // (DesktopCompositorTests); alone, each of these takes a few seconds here. A session
         // that ended is not waited for.
@@ -163,15 +187,25 @@ final class Debian13Desktop {
     }
 
     deinit {
-        for client in clients {
-            killSession(startedBy: client)
-            client.waitUntilExit()
+        for session in sessions {
+            _ = try? OrientdProcess.run(["-KILL", "-s", session], executable: URL(fileURLWithPath: "/usr/bin/pkill"))
         }
         try? input.fileHandleForWriting.close()
-        killSession(startedBy: process)
-        process.waitUntilExit()
+        children.killAll()
         try? FileManager.default.removeItem(atPath: hostRuntime)
         try? FileManager.default.removeItem(atPath: hostRuntime + ".log")
+    }
+
+    /// Starts `setsid -w COMMAND` and notes the session it makes: setsid forks, and its
+    /// child, the session's leader, has the session's id as its pid.
+    private func start(_ process: Process) throws {
+        try children.start(process)
+        let pid = process.processIdentifier
+        sessions.append(
+            try ChildProcesses.waitFor("the session of setsid \(pid)", seconds: 10, every: 0.01) {
+                let children = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+                return children.split(separator: " ").first.map(String.init)
+            })
     }
 
     /// Runs a command in the root as a client of the session; `environment` is added to
@@ -189,8 +223,7 @@ final class Debian13Desktop {
         process.arguments = ["-w", Self.runner.path, "run", Self.session, "client", runtime] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        clients.append(process)
+        try start(process)
     }
 
     /// A rotation script in stream mode, in the root, as a client of the session.
