@@ -82,8 +82,34 @@ orientd_require_output() {
     return 1
 }
 
+# When the session's variable names a socket that is not there (the compositor is not
+# running, or another session's), says so in one line and succeeds; else fails. Asked
+# when finding the output failed: what the tool itself says then is many lines (Qt's
+# abort) or names no variable.
+orientd_unreachable() {
+    for orientd_name in $orientd_session; do
+        eval "orientd_set=\${$orientd_name-}"
+        [ -n "$orientd_set" ] || continue
+        case $orientd_name in
+        WAYLAND_DISPLAY)
+            case $orientd_set in
+            /*) orientd_socket=$orientd_set ;;
+            *) orientd_socket=${XDG_RUNTIME_DIR-}/$orientd_set ;;
+            esac
+            ;;
+        SWAYSOCK | I3SOCK | NIRI_SOCKET) orientd_socket=$orientd_set ;;
+        *) continue ;;
+        esac
+        [ -S "$orientd_socket" ] && continue
+        orientd_warn "cannot reach the compositor: $orientd_name is '$orientd_set', but there is no socket $orientd_socket (is the compositor running? run the script from its session)"
+        return 0
+    done
+    return 1
+}
+
 # Sets orientd_out: ORIENTD_OUTPUT, else what orientd_detect_output finds (asked once, then
-# remembered), else eDP-1 with a warning (and asked again on the next rotation).
+# remembered), else eDP-1 with a warning (and asked again on the next rotation). Fails
+# when finding it failed because the compositor cannot be reached.
 orientd_find_output() {
     if [ -n "${ORIENTD_OUTPUT-}" ]; then
         orientd_out=$ORIENTD_OUTPUT
@@ -94,6 +120,8 @@ orientd_find_output() {
     fi
     if [ -n "$orientd_detected" ]; then
         orientd_out=$orientd_detected
+    elif orientd_unreachable; then
+        return 1
     else
         orientd_warn "could not find the output to turn; using $orientd_default_output (set ORIENTD_OUTPUT to choose)"
         orientd_out=$orientd_default_output
@@ -155,7 +183,7 @@ orientd_check_word() {
 
 orientd_rotate() {
     orientd_check_session || return 1
-    orientd_find_output
+    orientd_find_output || return 1
     orientd_apply "$orientd_out" "$orientd_word"
 }
 

@@ -293,6 +293,24 @@ struct RotationScriptTests {
         #expect(run.stderr.contains("failed") && run.stderr.contains(script.tool), "\(run.stderr)")
     }
 
+    @Test(
+        "a session socket that is not there: one line naming the variable, exit 1",
+        arguments: [
+            ("orientd-rotate-sway", "SWAYSOCK"), ("orientd-rotate-wlroots", "WAYLAND_DISPLAY"), ("orientd-rotate-niri", "NIRI_SOCKET"),
+        ])
+    func unreachable(name: String, variable: String) throws {
+        let fakes = try FakeTools()
+        let script = try #require(Script.all.first { $0.name == name })
+        var environment = Change.landscape.hookEnvironment(previous: "portrait-primary")
+        environment[variable] = "/tmp/orientd-no-such-socket"
+        environment["FAKE_FAIL"] = script.tool  // as the real tool fails to connect
+        let run = try fakes.run(script.url, environment: environment)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr == "\(name): cannot reach the compositor: \(variable) is '/tmp/orientd-no-such-socket', but there is no socket"
+                + " /tmp/orientd-no-such-socket (is the compositor running? run the script from its session)\n", "\(run.stderr)")
+    }
+
     @Test("ORIENTD_OUTPUT is the output, without asking the compositor", arguments: Script.all)
     func outputOverride(script: Script) throws {
         let fakes = try FakeTools()
@@ -505,6 +523,20 @@ extension RotationScriptTests {
                 try FileManager.default.createSymbolicLink(
                     atPath: bin.appendingPathComponent(tool).path, withDestinationPath: "fake")
             }
+            // The sockets the session's variables name, there as in a session (the scripts
+            // look for them when finding the output failed).
+            for name in ["wayland-1", "sway-ipc.sock", "niri.sock"] {
+                let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+                defer { close(descriptor) }
+                var address = sockaddr_un()
+                address.sun_family = sa_family_t(AF_UNIX)
+                let path = scratch.directory.appendingPathComponent(name).path
+                withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+                let bound = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                }
+                try #require(bound == 0, "binding \(path)")
+            }
         }
 
         /// The calls logged since the last start.
@@ -523,9 +555,10 @@ extension RotationScriptTests {
             process.executableURL = program
             process.arguments = arguments
             // Each script's session variable is set, as in a session; a test may empty one.
+            let directory = scratch.directory.path
             let session = [
-                "DISPLAY": ":99", "SWAYSOCK": "/run/user/1000/sway-ipc.sock", "WAYLAND_DISPLAY": "wayland-1",
-                "HYPRLAND_INSTANCE_SIGNATURE": "fake", "NIRI_SOCKET": "/run/user/1000/niri.sock",
+                "DISPLAY": ":99", "SWAYSOCK": "\(directory)/sway-ipc.sock", "WAYLAND_DISPLAY": "wayland-1",
+                "XDG_RUNTIME_DIR": directory, "HYPRLAND_INSTANCE_SIGNATURE": "fake", "NIRI_SOCKET": "\(directory)/niri.sock",
             ]
             process.environment = session.merging(environment, uniquingKeysWith: { $1 }).merging(
                 ["PATH": environment["PATH_OVERRIDE"] ?? "\(bin.path):/usr/bin:/bin", "FAKE_LOG": log.path],
