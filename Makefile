@@ -30,7 +30,7 @@ HOOKS = orientd-rotate-x11 orientd-rotate-sway orientd-rotate-wlroots orientd-ro
 # .build-package-DIST-ARCH for the others, which scripts/build-dist builds in Debian roots.
 PACKAGE_DIR ?= .build-package
 # Each function in a section of its own, the ones `orientd run` runs laid out first, in
-# the order scripts/link-order recorded (issue 37): the kernel maps code 64 KiB around
+# the order scripts/link-order recorded: the kernel maps code 64 KiB around
 # each page first touched, so the binary's resident pages fell from 7.5 MiB to 4.6.
 # GNU gold (this machine's Debian 12 build) orders sections, by the names the list gives
 # and a pattern for LLVM's private functions, which have no symbol; lld (Debian 13's
@@ -112,7 +112,7 @@ test:
 test-all:
 	@scripts/test --all
 
-# The replay is timed on the package's binary: issue 37's target is for what ships.
+# The replay is timed on the package's binary: the speed target is for what ships.
 benchmark: package
 	ORIENTD=$(CURDIR)/$(PACKAGED_BINARY) scripts/benchmark
 

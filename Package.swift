@@ -8,7 +8,7 @@ import PackageDescription
 
 // Modules off the per-sample path of `replay` and `evaluate` (the simulator, the client,
 // the live sensors' adapters, read at 50 Hz at most) are optimised for size in release
-// builds: the installed binary's target is 16 MB (issue 37, docs/development.md "Size").
+// builds: the installed binary's target is 16 MB (docs/development.md "Size").
 let optimisedForSize: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
 
 let package = Package(

@@ -10,7 +10,7 @@ import OrientdIO
 /// - the control socket, made under a tightened umask, which is process-wide;
 /// - one malloc arena for all threads: glibc gives each thread that allocates an arena of
 ///   its own, and the daemon's three cost 164 KiB of touched memory for a few small
-///   allocations a second (issue 37, docs/development.md "Memory").
+///   allocations a second (docs/development.md "Memory").
 struct ProcessSetup: ~Copyable {
     let signals: SignalDescriptor
     let listener: UnixListener?

@@ -314,7 +314,7 @@ struct ReadLoop {
                 reading = nil
             case .bufferSilent(let episode):
                 // Its values may still answer though its buffer is dead (a hub that stopped
-                // its input reports, iio-sensor-proxy#212): read them polled meanwhile. The
+                // its input reports, as iio-sensor-proxy's users have reported): read them polled meanwhile. The
                 // buffer is let go first, as most drivers refuse raw reads while it is on.
                 reading = nil
                 if replaced(id, opened: identity) { return true }

@@ -2,7 +2,7 @@ import Foundation
 import OrientdTestSupport
 import Testing
 
-/// The Debian package as `make deb` builds it, held to issue 37's targets
+/// The Debian package as `make deb` builds it, held to the size and memory targets
 /// (`scripts/lib/size-targets`): the .deb and its installed binary at most so many bytes,
 /// no ICU in the binary, and no shared library outside the allowed list. Sizes do not
 /// depend on the machine's load, so they are a test; timings stay in the benchmarks.
@@ -11,7 +11,7 @@ import Testing
 /// figure, its limit and, from `scripts/benchmark-size`, where the bytes go by part.
 @Suite(.serialized, .enabled(if: PackageBuild.missing.isEmpty, "\(PackageBuild.skipReason)"))
 struct PackageSizeTests {
-    @Test("the .deb, its installed binary and the libraries it links stay within issue 37's targets")
+    @Test("the .deb, its installed binary and the libraries it links stay within the size and memory targets")
     func packageWithinTargets() throws {
         let (package, targets, figures) = try PackageBuild.measured()
         // The breakdown by part, for the messages: run only when one is shown (an
@@ -92,7 +92,7 @@ enum PackageBuild {
         programs: ["make", "dpkg-buildpackage", "dh", "dpkg-deb", "readelf"], needsRoot: false)
     static var missing: [String] { counterpart.missing }
     static let skipReason = counterpart.skipReason(
-        suite: "PackageSizeTests (the .deb and its binary against issue 37's size targets)",
+        suite: "PackageSizeTests (the .deb and its binary against the size targets)",
         why: """
             It builds the package with make deb;
             scripts/test --all installs what that needs and asks for this tier.

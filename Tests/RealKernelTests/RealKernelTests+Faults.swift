@@ -3,7 +3,7 @@ import OrientdCore
 import OrientdTestSupport
 import Testing
 
-/// A sensor misbehaving on the real kernel (issue 36): what orientd notices, says and does.
+/// A sensor misbehaving on the real kernel: what orientd notices, says and does.
 extension RealKernelTests {
     /// How far a live turn that follows a still stretch may be from replay's: at rest both
     /// read one sample a rest period (0.5 s at the 2 Hz rest rate), at phases of the

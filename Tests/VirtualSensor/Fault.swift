@@ -6,7 +6,7 @@ import OrientdCore
 struct Fault: ExpressibleByArgument, Equatable {
     enum Kind: String, CaseIterable {
         /// The hub sends no input reports (the buffer gets nothing) but still answers
-        /// reads of its raw values: a dead buffer, a live sensor (iio-sensor-proxy#212).
+        /// reads of its raw values: a dead buffer, a live sensor (as iio-sensor-proxy's users have reported).
         case quiet
         /// Every reading all zero, reports and reads.
         case zeros

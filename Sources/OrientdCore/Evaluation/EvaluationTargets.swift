@@ -1,4 +1,4 @@
-/// The figures a classifier must reach over a set of labelled recordings (issue 39): no
+/// The figures a classifier must reach over a set of labelled recordings: no
 /// hold missed, the 95th-percentile latency, spurious changes per hour of held time, and
 /// how often the screen changes while the device moves. `orientd evaluate --targets` and
 /// CI's `scripts/evaluate-real` hold the totals to them.

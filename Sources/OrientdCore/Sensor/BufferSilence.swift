@@ -1,4 +1,4 @@
-/// A buffered sensor's silence, and what its reader does about it (issue 36): after 2 s
+/// A buffered sensor's silence, and what its reader does about it: after 2 s
 /// (or 20 sampling periods) without a scan it is `stalled` and its settings are applied
 /// again, as a sensor that lost them (a hub reset, a resume) sends nothing until told;
 /// if that brings nothing within 1 s (or 10 periods), the buffer is given up and the

@@ -5,7 +5,7 @@
 public enum SensorEvent<Sensor: Sendable>: Sendable {
     /// A sensor was opened and is being read. Boxed: the sensor's description is large,
     /// and every event a reader made on its stack took its size, at each call site (the
-    /// buffered read loop's three frames: 16.5 KiB, 10 boxed; issue 37).
+    /// buffered read loop's three frames: 16.5 KiB, 10 boxed).
     indirect case attached(Sensor)
     /// A reading in m/s², calibrated but before the mount matrix; `time` in seconds on
     /// the monotonic clock from the start of the run.

@@ -6,7 +6,7 @@
 /// seconds on one clock; no I/O (`ReadLoop+Buffered` reads the attribute).
 public struct WatchCheck: Sendable, Equatable {
     /// How often the sensor is asked: each check costs a few wake-ups, so this bounds a
-    /// still device's (issue 40: at most 0.1 a second with systemd's watchdog), and a
+    /// still device's (at most 0.1 a second with systemd's watchdog), and a
     /// sensor that died at rest is found within it.
     public static let interval = 60.0
 

@@ -6,7 +6,7 @@ import OrientdCore
 #endif
 
 /// Gives back to the kernel the resident memory only the daemon's start needed, once it
-/// is past it (issue 37; docs/development.md, "Memory"):
+/// is past it (docs/development.md, "Memory"):
 /// - pages of files that only this process maps: the runtime's initialisation, the
 ///   command line and the discovery ran over megabytes of code and constants the daemon
 ///   never touches again. They are as read from the file, so the kernel can drop them
@@ -85,7 +85,7 @@ public enum ResidentMemory {
     /// `/proc` or allocating (`pthread_getattr_np`, which for the main thread would read
     /// `/proc/self/maps`). A reader calls it when it slows to rest: its set-up and its
     /// moving went deeper than its loop goes at rest (the buffered reader's 52 KiB then
-    /// 28; issue 37); and a thread that waits for a sensor to be plugged, as its
+    /// 28); and a thread that waits for a sensor to be plugged, as its
     /// discovery did.
     @discardableResult
     public static func releaseUnusedThreadStack() -> Int {
