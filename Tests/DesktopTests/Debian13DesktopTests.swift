@@ -157,6 +157,8 @@ final class Debian13Desktop {
     private var sessions: [String] = []
     private let input = Pipe()
     private(set) var output = ""
+    /// The monitor's Wayland display, for the nested kinds ("" for the others).
+    private var monitor = ""
 
     init(_ kind: Kind) throws {
         self.kind = kind
@@ -184,6 +186,9 @@ final class Debian13Desktop {
         }
         output = try ChildProcesses.waitFor("\(kind.rawValue) to come up", seconds: 150, every: 0.2, evidence: evidence, ready)
         guard !output.isEmpty else { throw OutputState.Failure(description: "\(kind.rawValue) did not come up: \(evidence())") }
+        if kind.isWlroots {
+            monitor = try String(contentsOfFile: hostRuntime + "/monitor", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
     }
 
     deinit {
@@ -254,7 +259,6 @@ final class Debian13Desktop {
 
     /// A screenshot of the monitor, which shows the nested compositor's framebuffer.
     func picture() throws -> PanelPicture {
-        let monitor = try String(contentsOfFile: hostRuntime + "/monitor", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try read(["WAYLAND_DISPLAY=\(monitor)", "grim", "-t", "ppm", runtime + "/shot.ppm"])
         return try PanelPicture(ppm: Data(contentsOf: URL(fileURLWithPath: hostRuntime + "/shot.ppm")))
     }
