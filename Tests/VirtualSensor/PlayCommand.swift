@@ -126,16 +126,19 @@ extension VirtualSensorCommand {
             }
             if let hub = sensor as? VirtualAccelerometer {
                 // Which way the daemon read, as the device saw it: a polled read of
-                // in_accel_*_raw is a get-report of the input report, three a sample. The
-                // driver switches reporting on for those too, so input reports flow either
-                // way; only polling asks for more reports than the hub sends. With faults,
-                // the daemon may read another way while they last (polled while the buffer
-                // is dead): what counts is how it reads over the last 3 s.
-                let before = faults.isEmpty ? nil : hub.countsBeforeEnd
-                let found =
-                    hub.readsAnswered - (before?.reads ?? 0) > hub.reportsSent - (before?.reports ?? 0) ? ReadPath.poll : ReadPath.buffered
+                // in_accel_*_raw is a get-report of the input report, three a sample, and a
+                // polled daemon asks a sample a second at rest and more while it moves. A
+                // buffered one asks none but one axis a minute to check a silent hub. The
+                // driver switches reporting on for polled reads too, so the input reports
+                // it sends say nothing. Judged over the last 3 s of the recording (the
+                // daemon may read another way while faults last: polled while the buffer
+                // is dead), or over the whole play when it loops.
+                let window =
+                    hub.countsBeforeEnd.map { (reads: hub.readsAnswered - $0.reads, seconds: 3.0) }
+                    ?? (reads: hub.readsAnswered, seconds: max(MonotonicClock.now - started, 1))
+                let found = Double(window.reads) >= 3 * window.seconds ? ReadPath.poll : ReadPath.buffered
                 printError(
-                    #"{"event":"read","reads":\#(hub.readsAnswered),"reports":\#(hub.reportsSent),"unanswered":\#(hub.unanswered),"path":"\#(found.rawValue)"}"#
+                    #"{"event":"read","reads":\#(hub.readsAnswered),"reports":\#(hub.reportsSent),"unanswered":\#(hub.unanswered),"readsInWindow":\#(window.reads),"window":\#(JSONLineWriter.number(window.seconds)),"path":"\#(found.rawValue)"}"#
                 )
                 if let readPath, found != readPath {
                     throw VirtualDeviceError("the daemon read the sensor \(found.rawValue), not \(readPath.rawValue)")
