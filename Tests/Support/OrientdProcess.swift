@@ -66,14 +66,20 @@ public struct OrientdProcess {
         if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: stopper) }
         defer { stopper.cancel() }
         // Drain both pipes concurrently so a chatty child never blocks on a full pipe.
-        nonisolated(unsafe) var errData = Data()  // written by the reader thread, read after join
-        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        // Written by the reader before it signals `drained`, read here only after waiting
+        // on it: the semaphore orders the two (a thread's isFinished does not, for TSan).
+        nonisolated(unsafe) var errData = Data()
+        let drained = DispatchSemaphore(value: 0)
+        let errReader = Thread {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            drained.signal()
+        }
         errReader.start()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while errReader.isExecuting || !errReader.isFinished { usleep(1000) }
+        drained.wait()
         let result = Result(
             status: process.terminationStatus,
             stdout: String(decoding: outData, as: UTF8.self),
