@@ -27,7 +27,7 @@ extension RealKernelTests {
 
     @Test(
         "each I2C chip's real driver: the live daemon prints what replay prints, within 0.4 s, polled as its buffer has no trigger",
-        arguments: replayedChips)
+        .beyondThePackage, arguments: replayedChips)
     func i2cSameEventsAsReplay(chip: String) throws {
         let path = Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path
         let play = try Guest.play(path, ["--driver", chip])
@@ -52,7 +52,8 @@ extension RealKernelTests {
     }
 
     @Test(
-        "orientd list and doctor on each I2C chip: its name, scale (shared or per axis), rates, why polled; readings plausible")
+        "orientd list and doctor on each I2C chip: its name, scale (shared or per axis), rates, why polled; readings plausible",
+        .beyondThePackage)
     func i2cListAndDoctor() throws {
         try Guest.copyInFeeder()
         // A device held still (|a| 9.5–9.9 m/s² throughout): list reads one sample at
@@ -187,7 +188,7 @@ extension RealKernelTests {
 
     @Test(
         "an I2C chip given an hrtimer trigger by an administrator's udev rule: read buffered, what replay prints; the trigger slowed at rest and set back",
-        .enabled(if: hasHrtimerTrigger, "\(Guest.name)'s kernel has no iio-trig-hrtimer, or no i2c-stub"))
+        .beyondThePackage, .enabled(if: hasHrtimerTrigger, "\(Guest.name)'s kernel has no iio-trig-hrtimer, or no i2c-stub"))
     func i2cThroughHrtimerTrigger() throws {
         // The administrator's recipe (docs/live-sensors.md): a trigger made in configfs,
         // given to the chip by a udev rule as it appears, before orientd opens it. A
