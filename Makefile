@@ -62,7 +62,7 @@ RECORDING ?= Recordings/turned-to-landscape-while-walking.csv
 MAN_BUILD = $(PACKAGE_DIR)/man
 DEB_DIR = $(PACKAGE_DIR)/deb
 
-.PHONY: all demo test test-all build release benchmark benchmark-size benchmark-live benchmark-kernel benchmark-subscribers fuzz recordings dependencies clean help \
+.PHONY: all demo test test-all build release benchmark benchmark-size benchmark-instructions benchmark-live benchmark-kernel benchmark-subscribers fuzz recordings dependencies clean help \
 	package package-flags install uninstall check-systemd soak format man deb check-deb vm-tools
 
 all: build
@@ -72,6 +72,7 @@ help:
 	@echo "make test        build with warnings as errors and run the fast tier of the tests"
 	@echo "make test-all    every tier, the real counterparts too (as CI: scripts/test --all)"
 	@echo "make benchmark   print classifier and replay costs (see Benchmarks/)"
+	@echo "make benchmark-instructions  instructions a sample of replay --fast (callgrind), against the budget"
 	@echo "make benchmark-size  the .deb, its installed binary and libraries against their targets, and where the bytes go"
 	@echo "make benchmark-subscribers  print the delay from a sample to the 256th socket subscriber"
 	@echo "make benchmark-live  the running daemon's CPU, memory and system calls next to iio-sensor-proxy (umockdev)"
@@ -115,6 +116,9 @@ test-all:
 # The replay is timed on the package's binary: the speed target is for what ships.
 benchmark: package
 	ORIENTD=$(CURDIR)/$(PACKAGED_BINARY) scripts/benchmark
+
+benchmark-instructions: package
+	scripts/benchmark-instructions $(CURDIR)/$(PACKAGED_BINARY)
 
 # make deb's package of this machine's own (Debian 12); scripts/benchmark-size DEB measures
 # any other, such as Debian 13 arm64's.
