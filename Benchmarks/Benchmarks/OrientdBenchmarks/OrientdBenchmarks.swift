@@ -6,7 +6,7 @@ import OrientdIO
     import Glibc
 #endif
 
-// Targets (issue 2): classifier under 100 ns per sample; replay of a 1-million-sample
+// Targets: classifier under 100 ns per sample; replay of a 1-million-sample
 // (~30 MB) recording under 0.5 s, i.e. over 2 million samples per second.
 // Each benchmark runs one million samples per iteration and reports per sample
 // (scalingFactor .mega): read "ns" as ns per sample and throughput as samples per second.
