@@ -81,16 +81,21 @@ enum Guest {
     /// Boots the guest once (building what it needs on first use: the .deb, the tool,
     /// the image); nil when it is up, else why not, with the console's last lines.
     static let bootFailure: String? = {
-        // The .deb and the feeder from this checkout, not whatever an earlier build left;
-        // one make at a time, as two test processes may each run a guest and every .deb
-        // is made from the one debian/ directory.
-        let targets = ["deb", "vm-tools", "DIST=\(dist)", "ARCH=\(arch)"]
-        let make = try? OrientdProcess.run(
-            ["/run/orientd-vm-tests.make.lock", "make", "-C", repository.path, "--no-print-directory"] + targets,
-            environment: environment, executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["flock"], timeout: 3600)
-        guard let make else { return "make could not be started" }
-        guard make.status == 0 else {
-            return "make \(targets.joined(separator: " ")) failed (\(make.status)):\n\(make.stderr.suffix(3000))"
+        // The .deb and the feeder from this checkout, not whatever an earlier build left,
+        // unless scripts/test made them in the tier just before (ORIENTD_GUEST_MADE): make
+        // deb empties the package's directory first, so a second make beside the checks
+        // that read it would race them. One make at a time, as two test processes may
+        // each run a guest and every .deb is made from the one debian/ directory.
+        if ProcessInfo.processInfo.environment["ORIENTD_GUEST_MADE"] != key {
+            let targets = ["deb", "vm-tools", "DIST=\(dist)", "ARCH=\(arch)"]
+            let make = try? OrientdProcess.run(
+                ["/run/orientd-vm-tests.make.lock", "make", "-C", repository.path, "--no-print-directory"] + targets,
+                environment: environment, executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["flock"],
+                timeout: 3600)
+            guard let make else { return "make could not be started" }
+            guard make.status == 0 else {
+                return "make \(targets.joined(separator: " ")) failed (\(make.status)):\n\(make.stderr.suffix(3000))"
+            }
         }
         guard let result = try? scriptsVM(["boot", "--fresh", "--until-exit-of", "\(getpid())"]) else {
             return "scripts/vm could not be started"
