@@ -86,7 +86,8 @@ let package = Package(
         .testTarget(name: "RecordingsTests", dependencies: ["OrientdCore", "OrientdIO"]),
         // Runs the built binary for the tests that use it: to its end, or as a daemon
         // read line by line, with a client of its socket.
-        .target(name: "OrientdTestSupport", dependencies: ["OrientdCore", "OrientdDaemon", "OrientdClient"], path: "Tests/Support"),
+        .target(
+            name: "OrientdTestSupport", dependencies: ["OrientdCore", "OrientdIO", "OrientdDaemon", "OrientdClient"], path: "Tests/Support"),
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["orientd", "OrientdCore", "OrientdIO", "OrientdDaemon", "OrientdClient", "OrientdTestSupport"]),

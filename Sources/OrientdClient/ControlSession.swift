@@ -1,6 +1,5 @@
 import Glibc
 import OrientdIO
-import Synchronization
 import SystemPackage
 
 /// A connection to the daemon that lasts: requests answered in the order they were
@@ -14,7 +13,7 @@ import SystemPackage
 final class ControlSession: Sendable {
     let socket: String
     let replyTimeout: Double
-    private let state: Mutex<State>
+    private let state: Guarded<State>
     /// Tells the thread that the state changed: a new connection, a request to time,
     /// a subscriber, the end.
     private let doorbell: WakeUp
@@ -59,7 +58,7 @@ final class ControlSession: Sendable {
     init(socket: String, replyTimeout: Double) throws(Errno) {
         self.socket = socket
         self.replyTimeout = replyTimeout
-        state = Mutex(State())
+        state = Guarded(State())
         doorbell = try WakeUp()
     }
 

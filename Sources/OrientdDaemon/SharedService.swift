@@ -18,7 +18,7 @@ public final class SharedService: Sendable {
         var end: SourceEnd?
     }
 
-    private let state: Mutex<State>
+    private let state: Guarded<State>
     private let stopped = Atomic<Bool>(false)
     /// Readable when the control thread has something to do.
     public let wake: WakeUp
@@ -36,7 +36,7 @@ public final class SharedService: Sendable {
     }
 
     public init(service: OrientationService, ready: Bool) throws(Errno) {
-        state = Mutex(State(service: service, ready: ready))
+        state = Guarded(State(service: service, ready: ready))
         wake = try WakeUp()
     }
 

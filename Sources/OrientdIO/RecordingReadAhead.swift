@@ -1,5 +1,4 @@
 import OrientdCore
-import Synchronization
 import SystemPackage
 
 #if canImport(Glibc)
@@ -38,7 +37,7 @@ final class RecordingReadAhead: Sendable {
         var producerDone = false
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     /// Rung by the producer when a batch or the end is there, and when it has returned.
     private let filled: WakeUp
     /// Rung by the consumer when the queue is down to half, and when it stops.

@@ -2,6 +2,7 @@ import Foundation
 import OrientdClient
 import OrientdCore
 import OrientdDaemon
+import OrientdIO
 import OrientdTestSupport
 import Synchronization
 import Testing
@@ -152,7 +153,7 @@ struct ControlChannelTests {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         }
         let stop = Atomic<Bool>(false)
-        let digests = Mutex<[Digest]>(Array(repeating: Digest(), count: readers.count))
+        let digests = Guarded<[Digest]>(Array(repeating: Digest(), count: readers.count))
         let fds = readers.map(\.descriptor.rawValue)
         let readerThread = Thread {
             var chunk = [UInt8](repeating: 0, count: 65536)

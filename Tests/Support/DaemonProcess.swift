@@ -1,7 +1,7 @@
 import Foundation
 import OrientdClient
 import OrientdDaemon
-import Synchronization
+import OrientdIO
 
 /// A running `orientd` (run or replay) whose standard output is read line by line as it
 /// comes, and whose standard input the test can write to, for tests that talk to the
@@ -9,11 +9,11 @@ import Synchronization
 public final class DaemonProcess: Sendable {
     private let process: Process
     private let input: FileHandle
-    private let lines = Mutex<[String]>([])
-    private let errorText = Mutex<String>("")
+    private let lines = Guarded<[String]>([])
+    private let errorText = Guarded<String>("")
     private let readers = DispatchGroup()
     /// How many output lines have been checked against the schema (`PrintedLines`).
-    private let checkedLines = Mutex(0)
+    private let checkedLines = Guarded(0)
     private let name: String
 
     /// `outputToJournal`: standard output looks like the journal to the daemon, as under

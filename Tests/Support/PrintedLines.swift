@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OrientdIO
 
 // Testing is there for the tests' debug builds only; a release build (make package,
 // scripts/demo) compiles this target too and checks nothing.
@@ -19,7 +19,7 @@ public enum PrintedLines {
     /// with ORIENTD_SCHEMA_COVERAGE set to a file, each check appends its kind there, so
     /// a whole run can show which kinds the suite printed.
     private static let coverage: String? = ProcessInfo.processInfo.environment["ORIENTD_SCHEMA_COVERAGE"]
-    private static let coverageLock = Mutex(())
+    private static let coverageLock = Guarded(())
 
     public static func check(_ lines: some Sequence<some StringProtocol>, from source: String) {
         let schema: EventSchema

@@ -1,5 +1,4 @@
 import OrientdIO
-import Synchronization
 import SystemPackage
 
 /// A write to a sysfs attribute, and the attribute read back after, on a thread of its
@@ -13,7 +12,7 @@ final class AttributeWrite: Sendable {
         case failed(String)
     }
 
-    private let outcome = Mutex<Outcome?>(nil)
+    private let outcome = Guarded<Outcome?>(nil)
 
     init(path: String, value: String) {
         do {

@@ -1,7 +1,6 @@
 import OrientdCore
 import OrientdDaemon
 import OrientdIO
-import Synchronization
 import SystemPackage
 
 /// What tells a convertible's mode, beside the display's accelerometer: the kernel's
@@ -25,7 +24,7 @@ final class ConvertibleSources: Sendable {
         var reading = true
     }
 
-    private let base = Mutex(Base())
+    private let base = Guarded(Base())
 
     /// `base` nil and `watchSwitches` false for a board reached through a libiio URI: it
     /// is no convertible, has no input devices here, and without udev looking for a base

@@ -2,7 +2,6 @@ import Glibc
 import OrientdCore
 import OrientdIO
 import OrientdLinux
-import Synchronization
 import SystemPackage
 
 /// Poses held by a person, from the live sensor (`orientd calibrate`): each asked for in
@@ -17,7 +16,7 @@ final class LivePoses: Sendable {
         var problem: String?
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     private let arrived: WakeUp
     private let reader: SensorReader
 

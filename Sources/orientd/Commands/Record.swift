@@ -4,7 +4,6 @@ import OrientdCore
 import OrientdDaemon
 import OrientdIO
 import OrientdLinux
-import Synchronization
 import SystemPackage
 
 struct Record: ParsableCommand {
@@ -87,7 +86,7 @@ private final class Recorder: Sendable {
 
     let seconds: Double?
     let header: @Sendable (AccelerometerInfo) -> String
-    let state = Mutex(State())
+    let state = Guarded(State())
     /// Signalled when the recording should end.
     let done: WakeUp
     let writer = RecordingWriter()
