@@ -108,8 +108,11 @@ extension LiveSensorTests {
         #expect(none.stderr.contains("orientd replay Recordings/"))
         #expect(none.stderr.contains("--wait"))
         try bed.add(FakeAccelerometer.polled(raw: (0, -1024, 60)))
-        let running = try OrientdProcess.run(["run"], timeout: 1)
-        let events = running.stdout.split(separator: "\n").compactMap {
+        let daemon = try DaemonProcess(["run"])
+        #expect(daemon.waitForLine { $0.contains(#""device":"portrait""#) } != nil, "\(daemon.standardError)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.standardError)")
+        let events = daemon.output.compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
         #expect(events.first?["event"] as? String == "sensor")
@@ -144,9 +147,10 @@ extension LiveSensorTests {
         #expect(iiod.isRunning, "iiod exited (is another iiod holding port 30431?)")
         #expect(array.first?["device"] as? String == "iio:device0")
         #expect(array.first?["path"] as? String == "ip:127.0.0.1 iio:device0")
-        let running = try OrientdProcess.run(["run", "--uri", "ip:127.0.0.1"], timeout: 1.5)
-        #expect(running.stdout.contains("\"event\":\"sensor\",\"state\":\"attached\""))
-        #expect(running.stdout.contains("\"device\":\"landscape-left\""), "\(running.stdout) \(running.stderr)")
+        let daemon = try DaemonProcess(["run", "--uri", "ip:127.0.0.1"])
+        let turned = daemon.waitForLine { $0.contains(#""device":"landscape-left""#) }
+        #expect(turned != nil, "\(daemon.output) \(daemon.standardError)")
+        #expect(daemon.output.contains { $0.contains(#""event":"sensor","state":"attached""#) })
     }
 }
 
@@ -155,8 +159,11 @@ extension LiveSensorTests {
     func wrongUnits() throws {
         let bed = Testbed()
         try bed.add(FakeAccelerometer.polled(raw: (0, -1024, 0), scale: "1"))
-        let running = try OrientdProcess.run(["run"], timeout: 2)
-        #expect(running.stderr.contains("iio:device0: readings are about 1024.000 m/s² (104.419 g), not gravity"), "\(running.stderr)")
-        #expect(!running.stdout.contains("\"event\":\"orientation\""), "no pose is decided from such readings")
+        let daemon = try DaemonProcess(["run"])
+        let said = daemon.waitForError("iio:device0: readings are about 1024.000 m/s² (104.419 g), not gravity")
+        #expect(said, "\(daemon.standardError)")
+        // Readings that were gravity would turn it to portrait within its first second
+        // (run, above); these must not, in twice that.
+        #expect(daemon.waitForLine(timeout: 2) { $0.contains(#""event":"orientation""#) } == nil, "no pose is decided from such readings")
     }
 }
