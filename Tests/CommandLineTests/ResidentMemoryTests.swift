@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import OrientdCore
 import OrientdIO
@@ -18,9 +19,10 @@ struct ResidentMemoryTests {
         "a file's pages only this process maps are dropped and read back unchanged; anonymous pages stay",
         arguments: ["paged out", "unmapped as the program's"])
     func pagesOut(way: String) throws {
-        // On the build's file system (a disk, as /usr/bin is): tmpfs pages would go to swap.
-        // A file a case: the two run side by side.
-        let path = FileManager.default.currentDirectoryPath + "/.build/resident-memory-\(getpid())-\(way.count)"
+        // Beside the test bundle, on the build's file system (a disk, as /usr/bin is): tmpfs
+        // pages would go to swap. A file a case: the two run side by side.
+        let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
+        let path = bundle + "/resident-memory-\(getpid())-\(way.count)"
         let size = 2 << 20
         let content = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) })
         try content.write(to: URL(fileURLWithPath: path))
@@ -30,9 +32,14 @@ struct ResidentMemoryTests {
         defer { close(fd) }
         let file = try #require(mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0).flatMap { $0 == MAP_FAILED ? nil : $0 })
         defer { munmap(file, size) }
-        let anonymous = try #require(
-            mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0).flatMap { $0 == MAP_FAILED ? nil : $0 })
-        defer { munmap(anonymous, size) }
+        // Between two inaccessible pages, so that the kernel merges no neighbour into its
+        // mapping (a sanitizer's build maps its own anonymous memory all around).
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let fenced = try #require(
+            mmap(nil, size + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0).flatMap { $0 == MAP_FAILED ? nil : $0 })
+        defer { munmap(fenced, size + 2 * page) }
+        let anonymous = fenced + page
+        try #require(mprotect(anonymous, size, PROT_READ | PROT_WRITE) == 0)
         anonymous.initializeMemory(as: UInt8.self, repeating: 7, count: size)
         var sum = 0
         for offset in stride(from: 0, to: size, by: 4096) { sum &+= Int(file.load(fromByteOffset: offset, as: UInt8.self)) }
@@ -70,7 +77,7 @@ struct ResidentMemoryTests {
         }
         let held = [1, 2, 3]
         var local = 42
-        let here = withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
+        let here = UInt(bitPattern: orientd_frame_address())
         #expect(deep(4000) > 0)
         let touched = (try? Self.residentKiB(at: here)) ?? -1
         // The tests run on the concurrency pool's threads, which glibc made.

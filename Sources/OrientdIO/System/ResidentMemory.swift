@@ -101,11 +101,10 @@ public enum ResidentMemory {
         return releaseStack(from: low, below: here)
     }
 
-    /// An address in the caller's frame (not inlined, so it is the caller's or below).
+    /// An address on the thread's stack in the caller's frame or below it (not inlined).
     @inline(never)
     private static func stackPointer() -> UInt {
-        var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        UInt(bitPattern: orientd_frame_address())
     }
 
     private static func releaseStack(from start: UInt, below here: UInt) -> Int {
