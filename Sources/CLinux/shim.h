@@ -2,7 +2,8 @@
 // and timerfd let the daemon wait for signals, wake-ups, child exits and the system's
 // resume in one poll(2);
 // mallopt and malloc_trim keep its heap small; pthread_getattr_np and the frame's
-// address find a thread's stack, to give back what its start used.
+// address find a thread's stack, to give back what its start used; pthread_setname_np
+// names a thread.
 #include <sys/signalfd.h>
 #include <sys/eventfd.h>
 #include <sys/pidfd.h>
@@ -17,6 +18,7 @@
 // other types (fd_set's fields) for every module that shares them.
 #include <pthread.h>
 extern int pthread_getattr_np(pthread_t thread, pthread_attr_t *attr);
+extern int pthread_setname_np(pthread_t thread, const char *name);
 
 // Where the calling thread's stack is now: its own frame, on the thread's stack. A Swift
 // local's address is not: AddressSanitizer's builds move addressed locals to a heap of

@@ -185,7 +185,7 @@ final class ControlSession: Sendable {
     private func startReader(_ s: inout State) -> OrientdClientError? {
         guard !s.readerStarted else { return nil }
         do {
-            try BackgroundThread.start { [self] in readLoop() }
+            try BackgroundThread.start(name: "orientd-client") { [self] in readLoop() }
         } catch {
             return .failed(socket: socket, message: "cannot start the client's reading thread: \(error)")
         }

@@ -54,7 +54,7 @@ final class RecordingReadAhead: Sendable {
     /// thread to be had, reads on this one.
     func read(_ reader: RecordingReader, _ handle: (RecordingReader.Event) throws -> LineReader.Next) throws {
         do {
-            try BackgroundThread.start { self.produce(reader) }
+            try BackgroundThread.start(name: "read-ahead") { self.produce(reader) }
         } catch {
             return try reader.read(handle)
         }

@@ -74,7 +74,7 @@ public struct SensorReader: Sendable {
         let configuration = configuration
         let stopSignal = stopSignal
         let gate = gate
-        try BackgroundThread.start {
+        try BackgroundThread.start(name: "sensor-\(configuration.location.rawValue)") {
             var loop = ReadLoop(configuration: configuration, stop: stopSignal, gate: gate, emit: handle)
             loop.run()
             withExtendedLifetime(loop) {}

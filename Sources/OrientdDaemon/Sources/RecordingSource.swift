@@ -53,7 +53,7 @@ public struct RecordingSource: SampleSource {
 
     public func start(into service: SharedService) {
         do {
-            try BackgroundThread.start { [self] in play(into: service) }
+            try BackgroundThread.start(name: "replay") { [self] in play(into: service) }
         } catch {
             service.finish(.failed(status: .systemError, message: "cannot start a thread to replay \(name): \(error)"))
         }

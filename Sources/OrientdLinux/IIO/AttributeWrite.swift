@@ -23,7 +23,7 @@ final class AttributeWrite: Sendable {
     }
 
     private func start(path: String, value: String) throws(BackgroundThread.Refusal) {
-        try BackgroundThread.start { [self] in
+        try BackgroundThread.start(name: "attribute-write") { [self] in
             let result: Outcome
             do {
                 let file = try FileDescriptor.open(FilePath(path), .writeOnly)

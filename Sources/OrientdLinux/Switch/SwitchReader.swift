@@ -22,7 +22,7 @@ public struct SwitchReader: Sendable {
         _ handle: @escaping @Sendable (SwitchEvent) -> Void, finished: @escaping @Sendable () -> Void = {}
     ) throws(BackgroundThread.Refusal) {
         let stopSignal = stopSignal
-        try BackgroundThread.start {
+        try BackgroundThread.start(name: "switches") {
             var loop = SwitchLoop(stop: stopSignal, emit: handle)
             loop.run()
             withExtendedLifetime(loop) {}
