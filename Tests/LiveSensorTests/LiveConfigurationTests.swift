@@ -96,7 +96,11 @@ extension LiveSensorTests {
         )
         #expect(end.fds == start.fds, "descriptors: \(start.fds) after 10 cycles, \(end.fds) after 100")
         #expect(end.threads == start.threads, "threads: \(start.threads) → \(end.threads)")
-        #expect(end.rss - start.rss < 1024, "resident: \(start.rss) KiB → \(end.rss) KiB")
+        if Sanitizer.name == nil {
+            #expect(end.rss - start.rss < 1024, "resident: \(start.rss) KiB → \(end.rss) KiB")
+        } else {
+            print("hot-plug ×100: the resident size not bounded, \(Sanitizer.memoryNotMeasured)")
+        }
         let status = try client.request("status")
         #expect(status.contains(#""subscribers":1"#), "the subscriber stayed through it all")
         // A live sensor's `time` counts from a moment on CLOCK_MONOTONIC, which status gives.
