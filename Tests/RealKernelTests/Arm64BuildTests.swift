@@ -72,9 +72,19 @@ struct Arm64BuildTests {
             "OrientdCoreTests|ServiceNotifyTests|ControlChannelTests/standardInput|ControlChannelTests/socketClients",
         ])
         let output = run.stdout + run.stderr
-        let summary = output.split(separator: "\n").filter { $0.contains("Test run with") }.joined(separator: "\n")
+        let lines = output.split(separator: "\n")
+        let summary = lines.filter { $0.contains("Test run with") }.joined(separator: "\n")
         print("arm64 unit tiers: \(summary)")
-        #expect(run.status == 0, "the arm64 test run failed (\(run.status)):\n\(output.suffix(8000))")
+        // What failed, and why (each issue's line and the ↳ lines under it): a suite's own
+        // failure line names no test.
+        var failures: [Substring] = []
+        for (index, line) in lines.enumerated() where line.contains("recorded an issue") {
+            failures.append(line)
+            failures += lines[(index + 1)...].prefix { $0.hasPrefix("↳") }.prefix(10)
+        }
+        #expect(
+            run.status == 0,
+            "the arm64 test run failed (\(run.status)):\n\(failures.joined(separator: "\n"))\n…\n\(output.suffix(4000))")
         #expect(summary.contains("passed"), "no summary line from the arm64 run:\n\(output.suffix(3000))")
     }
 }
