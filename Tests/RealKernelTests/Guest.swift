@@ -82,7 +82,7 @@ enum Guest {
     /// the image); nil when it is up, else why not, with the console's last lines.
     static let bootFailure: String? = {
         // The .deb and the feeder from this checkout, not whatever an earlier build left,
-        // unless scripts/test made them in a tier before (ORIENTD_GUEST_MADE): make
+        // unless scripts/test made them in the tier just before (ORIENTD_GUEST_MADE): make
         // deb empties the package's directory first, so a second make beside the checks
         // that read it would race them. One make at a time, as two test processes may
         // each run a guest and every .deb is made from the one debian/ directory.

@@ -52,7 +52,7 @@ final class SoakSource: SampleSource, Sendable {
 
     func start(into service: SharedService) {
         // A benchmark with no thread to be had has nothing to measure: it stops there.
-        try! BackgroundThread.start { [self] in
+        try! BackgroundThread.start(name: "soak") { [self] in
             let g = 9.81
             var seed: UInt64 = 42
             func noise() -> Double {
@@ -94,7 +94,7 @@ dup2(devNull, 1)
 let source = SoakSource()
 let daemonDone = Atomic<Bool>(false)
 // A benchmark with no thread to be had has nothing to measure: it stops there.
-try! BackgroundThread.start {
+try! BackgroundThread.start(name: "daemon") {
     var configuration = Daemon.Configuration(live: true)
     configuration.socketPath = socketPath
     configuration.commandsFromStandardInput = false

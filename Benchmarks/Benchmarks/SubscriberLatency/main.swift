@@ -49,7 +49,7 @@ final class TurningSource: SampleSource, Sendable {
 
     func start(into service: SharedService) {
         // A benchmark with no thread to be had has nothing to measure: it stops there.
-        try! BackgroundThread.start { [self] in
+        try! BackgroundThread.start(name: "turning") { [self] in
             var time = 0.0
             var landscape = false
             let g = 9.81
@@ -93,7 +93,7 @@ func say(_ text: String) {
 
 let source = TurningSource()
 // A benchmark with no thread to be had has nothing to measure: it stops there.
-try! BackgroundThread.start {
+try! BackgroundThread.start(name: "daemon") {
     var configuration = Daemon.Configuration(live: true)
     configuration.socketPath = socketPath
     configuration.commandsFromStandardInput = false
