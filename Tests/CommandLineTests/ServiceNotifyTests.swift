@@ -94,8 +94,12 @@ struct ServiceNotifyTests {
         let daemon = try DaemonProcess(
             ["run", "--wait", "--device", "iio:device97", "--no-config", "--socket", socket],
             environment: ["NOTIFY_SOCKET": notify.path])
-        let messages = notify.messages(for: TestTime.wait(1.0)) { $0.hasPrefix("READY=1") }
+        // Held back for a sensor, READY=1 would never come: waited for as long as a start
+        // takes (under qemu-user beside a guest, over the 10 s once allowed), and timed.
+        let began = Date()
+        let messages = notify.messages(for: TestTime.wait(5)) { $0.hasPrefix("READY=1") }
         let ready = messages.first { $0.hasPrefix("READY=1") }
+        print("notify, run --wait with no sensor: READY=1 after \(String(format: "%.2f", Date().timeIntervalSince(began))) s")
         #expect(ready?.contains("waiting") == true, "systemctl start would time out: \(messages)")
         let status = try OrientdProcess.run(["ctl", "--socket", socket, "status"])
         #expect(status.status == 0, "\(status.stderr)")
