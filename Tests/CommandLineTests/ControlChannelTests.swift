@@ -171,8 +171,12 @@ struct ControlChannelTests {
                         continue
                     }
                     var digest = local[i]
+                    // By index on the buffer itself: a slice's iterator is generic code that,
+                    // unspecialized in a debug build, allocates for each byte (under
+                    // AddressSanitizer the test took 211 s with it, 39 s without).
                     chunk.withUnsafeBufferPointer { bytes in
-                        for byte in bytes[0..<n] {
+                        for k in 0..<n {
+                            let byte = bytes[k]
                             digest.hash = (digest.hash ^ UInt64(byte)) &* 0x100_0000_01b3
                             if byte == 0x0a { digest.lines += 1 }
                         }
