@@ -85,14 +85,15 @@ extension RealKernelTests {
             """)
     }
 
-    /// What the doctor of `doctorWhenTrouble(state)` found: its problems (JSON lines) and
-    /// how long it took.
+    /// What the doctor of `doctorWhenTrouble(state)` found: its problems (JSON lines), how
+    /// long it took, and for a message all it printed (or why there is nothing); in one
+    /// guest call, as doctor's `--json` writes each finding compact, on a line of its own.
     static func doctorFound(_ state: String) throws -> (problems: [Substring], milliseconds: Int?, text: String) {
-        let problems = try Guest.run("jq -c 'select(.verdict == \"problem\")' /var/tmp/doctor-\(state).json")
-        let took = try Guest.run("cat /var/tmp/doctor-\(state).ms")
+        let found = try Guest.run("cat /var/tmp/doctor-\(state).ms; cat /var/tmp/doctor-\(state).json")
+        let lines = found.stdout.split(separator: "\n")
         return (
-            problems.stdout.split(separator: "\n"), Int(took.stdout.trimmingCharacters(in: .whitespacesAndNewlines)),
-            problems.stdout + problems.stderr
+            lines.filter { $0.hasPrefix("{") && $0.contains(#""verdict":"problem""#) }, lines.lazy.compactMap { Int($0) }.first,
+            found.stdout + found.stderr
         )
     }
 
@@ -175,15 +176,16 @@ extension RealKernelTests {
         .beyondTheCore)
     func hungHub() throws {
         let path = Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path
-        // `orientd ctl status` twice a second through the play, each one's time and status
-        // (the daemon restarts as play begins: what comes before its first answer is not
-        // counted).
+        // `orientd ctl status` twice a second through the play, each one's status, time and
+        // the sensor's trouble it told (the daemon restarts as play begins: what comes before
+        // its first answer is not counted).
         _ = try Guest.run(
             """
             rm -f /var/tmp/ctl.txt
             systemd-run --quiet --unit=ctl-probe-$(date +%s%N) --collect sh -c 'for i in $(seq 60); do
-                s=$(date +%s%N); orientd ctl status > /dev/null 2>&1; r=$?; e=$(date +%s%N)
-                echo "$r $(( (e - s) / 1000000 ))" >> /var/tmp/ctl.txt; sleep 0.5; done'
+                s=$(date +%s%N); out=$(orientd ctl status 2> /dev/null); r=$?; e=$(date +%s%N)
+                t=$(printf "%s" "$out" | jq -r ".\\"sensor-trouble\\".state // \\"none\\"" 2> /dev/null)
+                echo "$r $(( (e - s) / 1000000 )) ${t:-none}" >> /var/tmp/ctl.txt; sleep 0.5; done'
             """)
         try Self.doctorWhenTrouble("hung")
         // The play's own connection asks for status 4 times a second: the socket's answer
@@ -204,18 +206,22 @@ extension RealKernelTests {
         #expect(!states.contains { $0.state == "reading" }, "no polled reads tried on a hub that answers nothing: \(states)")
         try Self.expectReplayAfter(path, play: play, from: 14, within: Self.afterRest)
         let probe = try Guest.run("cat /var/tmp/ctl.txt; echo \"restarts: $(restarts)\"")
-        let answers = probe.stdout.split(separator: "\n").compactMap { line -> (status: Int, ms: Int)? in
-            let parts = line.split(separator: " ").compactMap { Int($0) }
-            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        let answers = probe.stdout.split(separator: "\n").compactMap { line -> (status: Int, ms: Int, trouble: String)? in
+            let parts = line.split(separator: " ")
+            guard parts.count == 3, let status = Int(parts[0]), let ms = Int(parts[1]) else { return nil }
+            return (status, ms, String(parts[2]))
         }
         // The first answer after the restart waits on the daemon's own start (1 s seen
         // under load), not on the hub: from the second on.
         let counted = answers.drop { $0.status != 0 }.dropFirst()
-        // Each answer includes starting the `orientd ctl` process: 0.3-1 s under TCG, so
-        // with the 0.5 s sleep the probe answers about once a second over the 30 s play; 20
-        // answers cover the hang (4-14 s) whatever the guest's speed. A loop waiting on the
-        // hung write would answer after the driver's 5 s time-out.
-        #expect(counted.count >= 20 && counted.allSatisfy { $0.status == 0 && Double($0.ms) < Guest.bound(1000) }, "\(answers)")
+        // Answers while the daemon said hung (about 7 s of the play): how many fit depends
+        // on how fast the guest starts `orientd ctl` (0.3-2.7 s seen); one is enough to
+        // show it answered then. A loop waiting on the hung write would take the driver's
+        // 5 s time-out, beyond the bound below.
+        let whileHung = counted.filter { $0.trouble == "hung" }
+        #expect(
+            !whileHung.isEmpty && counted.allSatisfy { $0.status == 0 && Double($0.ms) < Guest.bound(1000) },
+            "answered while hung: \(whileHung.count); all: \(answers)")
         #expect(probe.stdout.contains("restarts: 0"), "\(probe.stdout)")
         let socketAnswers = try #require(
             play.stderr.split(separator: "\n").first { $0.contains(#""event":"status-answers""#) }.flatMap {
@@ -240,24 +246,25 @@ extension RealKernelTests {
         #expect(doctorMs.map { $0 < 4000 } == true, "doctor took \(doctorMs ?? -1) ms (a read of the hung sensor waits 5 s)")
         print(
             "real kernel, \(Guest.name), hung hub 4–14 s: \(states.map { "\($0.state) \(String(format: "%.2f", $0.time))" }); "
-                + "ctl status \(counted.count) answers, slowest \(counted.map(\.ms).max() ?? -1) ms; on the socket: \(socketAnswers); "
+                + "ctl status \(counted.count) answers (\(whileHung.count) while hung), slowest \(counted.map(\.ms).max() ?? -1) ms; on the socket: \(socketAnswers); "
                 + "doctor \(doctorMs ?? -1) ms")
     }
 
     @Test(
-        "an I2C chip whose registers stop updating for 13 s: one warning 10 s in, frozen in status and doctor's one problem, one note when they change, the turns after as replay's",
+        "an I2C chip whose registers stop updating for 19 s: one warning 10 s in, frozen in status and doctor's one problem, one note when they change, the turns after as replay's",
         .beyondTheCore)
     func frozenChip() throws {
         // Quarter turns from rest every 3.5 s; the kxcjk1013's registers hold the reading
-        // due at 4 s until 17 s. While status says frozen, doctor runs once.
+        // due at 4 s until 23 s. While status says frozen (14-23 s), doctor runs once: the
+        // 9 s leave room for a doctor that starts 3 s late on a loaded guest (seen).
         let path = Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path
         try Self.doctorWhenTrouble("frozen")
-        let play = try Guest.play(path, ["--driver", "kxcjk1013", "--fault", "freeze@4+13"])
+        let play = try Guest.play(path, ["--driver", "kxcjk1013", "--fault", "freeze@4+19"])
         #expect(play.status == 0, "\(play.stderr)")
         let turns = (play.events ?? []).filter { $0["event"] as? String == "orientation" }.compactMap { $0["time"] as? Double }
-        #expect(!turns.contains { $0 > 4.5 && $0 < 17 }, "no turn while the values are frozen: \(turns)")
+        #expect(!turns.contains { $0 > 4.5 && $0 < 23 }, "no turn while the values are frozen: \(turns)")
         // Polled at the rest rate, as in the garbage test: within one rest interval.
-        try Self.expectReplayAfter(path, play: play, from: 17.5, within: 0.6)
+        try Self.expectReplayAfter(path, play: play, from: 23.5, within: 0.6)
         let journal = try Guest.run(
             """
             daemon_journal | grep -v '^{' | grep -e 'its values'
@@ -273,8 +280,8 @@ extension RealKernelTests {
         #expect(
             doctor.problems.count == 1 && doctor.problems.first?.contains(#""check":"sensor""#) == true
                 && doctor.problems.first?.contains("have not changed for") == true,
-            "doctor while frozen: \(doctor.text)")
-        print("real kernel, \(Guest.name), kxcjk1013 frozen 4–17 s: \((began + ended).joined(separator: " | ")); doctor: \(doctor.text)")
+            "doctor while frozen (it took \(doctor.milliseconds ?? -1) ms): \(doctor.text)")
+        print("real kernel, \(Guest.name), kxcjk1013 frozen 4–23 s: \((began + ended).joined(separator: " | ")); doctor: \(doctor.text)")
     }
 
     @Test(
