@@ -16,10 +16,25 @@ enum Guest {
     static let repository = Repository.root
     static let vm = repository.appendingPathComponent("scripts/vm").path
     /// scripts/vm's state (qemu's sockets, the console, the share) in a directory of each
-    /// guest's own, so that two test processes can each run a guest at once.
+    /// guest's own, so that two test processes can each run a guest at once, of each
+    /// checkout's (its inode): a clone's tests beside a working copy's would otherwise
+    /// boot their guest over the other's, and of each instance's (`ORIENTD_VM_INSTANCE`):
+    /// two processes that split one guest's cases each boot a guest of that kind.
     static let environment = [
-        "PATH": "/opt/swift/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin", "ORIENTD_VM_DIR": "/run/orientd-vm-tests-\(key)",
+        "PATH": "/opt/swift/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "ORIENTD_VM_DIR": "/run/orientd-vm-tests-\(key)-\(checkout)\(instance.isEmpty ? "" : "-\(instance)")",
     ]
+
+    /// `ORIENTD_VM_INSTANCE`: which of the guests of one kind this process boots (unset:
+    /// the first); a short word, as it goes into the unix sockets' paths.
+    static let instance = ProcessInfo.processInfo.environment["ORIENTD_VM_INSTANCE"] ?? ""
+
+    /// The checkout's inode, in hexadecimal: stable across runs, and short enough for the
+    /// unix sockets' paths under the state directory.
+    static let checkout: String = {
+        var status = stat()
+        return stat(repository.path, &status) == 0 ? String(status.st_ino, radix: 16) : "0"
+    }()
 
     /// `ORIENTD_VM_GUEST` (empty or unset: `bookworm-amd64`), as DIST-ARCH. A value
     /// scripts/vm does not take is its to refuse, with the accepted ones named.
