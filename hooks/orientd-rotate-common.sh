@@ -69,6 +69,19 @@ orientd_check_session() {
     return 1
 }
 
+orientd_gnome_rotation_checked=
+# orientd_check_gnome_rotation DESKTOP: says once when DESKTOP (GNOME, Phosh) rotates the
+# screen itself too: it does while GNOME's rotation lock is off and iio-sensor-proxy is
+# there (running or activatable) to tell it the orientation.
+orientd_check_gnome_rotation() {
+    [ -z "$orientd_gnome_rotation_checked" ] || return 0
+    orientd_gnome_rotation_checked=1
+    command -v gsettings >/dev/null 2>&1 || return 0
+    [ "$(gsettings get org.gnome.settings-daemon.peripherals.touchscreen orientation-lock 2>/dev/null </dev/null)" = false ] || return 0
+    busctl --system --no-pager --no-legend list 2>/dev/null </dev/null | grep -q '^net\.hadess\.SensorProxy ' || return 0
+    orientd_warn "$1 rotates the screen itself too (iio-sensor-proxy is there and orientation-lock is off), and the two will fight: switch it off with 'gsettings set org.gnome.settings-daemon.peripherals.touchscreen orientation-lock true'"
+}
+
 # orientd_touch_failed WHAT: the screen turned but touch input was not mapped.
 orientd_touch_failed() {
     orientd_warn "rotated $orientd_out to $orientd_word, but mapping touch input failed: $*"

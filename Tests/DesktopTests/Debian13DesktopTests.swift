@@ -8,8 +8,9 @@ import Testing
 /// `desktop-session`): sway 1.10, labwc 0.8 and phoc 0.46 (Phosh's compositor), each
 /// nested in a headless sway whose screenshot shows its framebuffer as the panel would,
 /// so the direction is judged by where the marker picture lands; gnome-shell 48 and kwin
-/// 6.3, judged by the compositor's own state and what a Wayland client is told. One start
-/// of each compositor serves all its cases.
+/// 6.3, judged by the compositor's own state and what a Wayland client is told; Phosh 0.46
+/// on phoc beside iio-sensor-proxy, for its own rotation. One start of each compositor
+/// serves all its cases.
 ///
 /// wayfire 0.9 is not among them: it renders with GLES only and exits at its start here
 /// ("Failed to get DRM file descriptor"): this machine has no DRM device.
@@ -17,7 +18,7 @@ import Testing
 struct Debian13DesktopTests {
     @Test(
         "Debian 13: all twelve changes in stream mode, each quarter turn from its opposite in hook mode, a wrong output refused",
-        arguments: Debian13Desktop.Kind.allCases)
+        arguments: Debian13Desktop.Kind.turned)
     func turns(kind: Debian13Desktop.Kind) throws {
         let desktop = try Debian13Desktop(kind)
         let changes = try SwayCompositorTests.events()
@@ -97,21 +98,70 @@ extension Debian13DesktopTests {
         #expect(never.status == 0 && never.stderr.isEmpty, "\(never.stderr)")
         try desktop.expectTurned(angle: 0, after: "the policy set to Never")
     }
+
+    /// Phosh turns the screen from iio-sensor-proxy as GNOME does, unless GNOME's rotation
+    /// lock is on. Real Phosh, iio-sensor-proxy and polkitd; the accelerometer is umockdev's
+    /// and a polkit rule stands in for logind's active session (`desktop-session`).
+    /// monitor-sensor keeps the sensor claimed (and read) once Phosh lets it go.
+    @Test(
+        "Phosh: it turns the screen from iio-sensor-proxy over orientd's (the script warns once); its rotation locked, the screen stays where orientd's script put it while the sensor turns"
+    )
+    func phoshRotation() throws {
+        let desktop = try Debian13Desktop(.phosh)
+        let hook = Debian13Desktop.Kind.phosh.hook.path
+        try desktop.background(["monitor-sensor"])
+        let landscape = try desktop.client([hook], environment: ["ORIENTD_SCREEN": "landscape-primary", "ORIENTD_TRANSFORM": "270"])
+        #expect(landscape.status == 0, "\(landscape.stderr)")
+        #expect(landscape.stderr.contains("Phosh rotates the screen itself too"), "\(landscape.stderr)")
+        try desktop.expectTurned(angle: 90, after: "the script's landscape, Phosh's rotation on")
+
+        // What the warning is about: the sensor turns, and Phosh turns the screen from it.
+        try desktop.tilt(0, 1024, 0, until: "bottom-up")
+        try desktop.expectTurned(angle: 180, after: "iio-sensor-proxy's bottom-up, Phosh's rotation on")
+
+        let lock = try desktop.client(["gsettings", "set", "org.gnome.settings-daemon.peripherals.touchscreen", "orientation-lock", "true"])
+        #expect(lock.status == 0, "\(lock.stderr)")
+        let phoshLog = { desktop.log("phosh.log") }
+        _ = try ChildProcesses.waitFor("Phosh to let the sensor go", seconds: 10, evidence: phoshLog) {
+            phoshLog().contains("Released accelerometer") ? true : nil
+        }
+        let portrait = try desktop.client([hook], environment: ["ORIENTD_SCREEN": "portrait-primary", "ORIENTD_TRANSFORM": "normal"])
+        #expect(portrait.status == 0 && portrait.stderr.isEmpty, "\(portrait.stderr)")
+        try desktop.expectTurned(angle: 0, after: "the script's portrait, Phosh's rotation locked")
+
+        // Three turns of the sensor over 10 s and more: the screen stays in portrait.
+        var seen: [String] = []
+        for (x, y, orientation) in [(-1024, 0, "right-up"), (1024, 0, "left-up"), (0, 1024, "bottom-up")] {
+            try desktop.tilt(x, y, 0, until: orientation)
+            let until = Date().addingTimeInterval(3.5)
+            while Date() < until {
+                let state = try desktop.state()
+                if state.quarterTurns != 0 { seen.append("\(orientation): \(state)") }
+                usleep(250_000)
+            }
+        }
+        #expect(seen.isEmpty, "the screen left portrait: \(seen); Phosh's log: \(desktop.log("phosh.log"))")
+    }
 }
 
 /// One of Debian 13's compositors, started by `desktop-session` in the cached Debian 13
 /// root, with its runtime directory under the root's /run.
 final class Debian13Desktop {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case sway, labwc, phoc
+        case sway, labwc, phoc, phosh
         case gnomeShell = "gnome-shell"
         case kwin
-        /// Nested in the monitor, so its panel can be pictured.
-        var isWlroots: Bool { [.sway, .labwc, .phoc].contains(self) }
+        /// Those turned in every direction. Phosh's shell covers the marker picture, and
+        /// its compositor is phoc's, turned here: Phosh has its own case.
+        static let turned = allCases.filter { $0 != .phosh }
+        /// Nested in the monitor, read back with wlr-randr.
+        var isWlroots: Bool { [.sway, .labwc, .phoc, .phosh].contains(self) }
+        /// Its panel can be pictured: nothing but the marker covers it.
+        var isPictured: Bool { isWlroots && self != .phosh }
         var hook: URL {
             switch self {
             case .sway: Repository.hook("orientd-rotate-sway")
-            case .labwc, .phoc: Repository.hook("orientd-rotate-wlroots")
+            case .labwc, .phoc, .phosh: Repository.hook("orientd-rotate-wlroots")
             case .gnomeShell: Repository.hook("orientd-rotate-gnome")
             case .kwin: Repository.hook("orientd-rotate-kde")
             }
@@ -121,6 +171,7 @@ final class Debian13Desktop {
             case .sway: "sway 1.10"
             case .labwc: "labwc 0.8"
             case .phoc: "phoc 0.46 (Phosh's compositor)"
+            case .phosh: "Phosh 0.46 on phoc, beside iio-sensor-proxy"
             case .gnomeShell: "GNOME Shell 48"
             case .kwin: "KDE Plasma 6.3 (kwin)"
             }
@@ -148,6 +199,7 @@ final class Debian13Desktop {
     /// The runtime directory, as the root sees it and as this machine does.
     let runtime: String
     private let hostRuntime: String
+    private let root: String
     private let process = Process()
     /// The session's and the clients' setsid, reaped by waitpid (Process.waitUntilExit spun
     /// for ever on one here, under the full suite's signal masks), and the ids of the
@@ -163,6 +215,7 @@ final class Debian13Desktop {
     init(_ kind: Kind) throws {
         self.kind = kind
         let root = try Self.root.get()
+        self.root = root
         runtime = "/run/orientd-desktop-\(UUID().uuidString)"
         hostRuntime = root + runtime
         try FileManager.default.createDirectory(atPath: hostRuntime, withIntermediateDirectories: true)
@@ -197,8 +250,33 @@ final class Debian13Desktop {
         }
         try? input.fileHandleForWriting.close()
         children.killAll()
+        if let testbed = try? String(contentsOfFile: hostRuntime + "/umockdev", encoding: .utf8) {
+            try? FileManager.default.removeItem(atPath: root + testbed.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         try? FileManager.default.removeItem(atPath: hostRuntime)
         try? FileManager.default.removeItem(atPath: hostRuntime + ".log")
+        try? FileManager.default.removeItem(atPath: hostRuntime + ".system")
+    }
+
+    /// What the session's program NAME wrote (`phosh.log`, `proxy.log`: iio-sensor-proxy's).
+    func log(_ name: String) -> String {
+        (try? String(contentsOfFile: "\(hostRuntime)/\(name)", encoding: .utf8)) ?? ""
+    }
+
+    /// Puts the umockdev accelerometer iio-sensor-proxy reads (phosh) at these raw counts
+    /// (1024 a g), and waits until iio-sensor-proxy says it is in `orientation` now.
+    func tilt(_ x: Int, _ y: Int, _ z: Int, until orientation: String) throws {
+        let testbed = try String(contentsOfFile: hostRuntime + "/umockdev", encoding: .utf8)
+        let device = root + testbed.trimmingCharacters(in: .whitespacesAndNewlines) + "/sys/devices/platform/bmc150-accel.0/iio:device0"
+        let said = log("proxy.log").components(separatedBy: "to \(orientation)\n").count
+        for (axis, value) in [("x", x), ("y", y), ("z", z)] {
+            try "\(value)\n".write(toFile: "\(device)/in_accel_\(axis)_raw", atomically: false, encoding: .utf8)
+        }
+        let lastLines = { self.log("proxy.log").split(separator: "\n").suffix(4).joined(separator: "\n") }
+        let what = "iio-sensor-proxy to find the sensor \(orientation)"
+        _ = try ChildProcesses.waitFor(what, seconds: 10, every: 0.05, evidence: lastLines) {
+            self.log("proxy.log").components(separatedBy: "to \(orientation)\n").count > said ? true : nil
+        }
     }
 
     /// Starts `setsid -w COMMAND` and notes the session it makes: setsid forks, and its
@@ -247,7 +325,7 @@ final class Debian13Desktop {
     func state() throws -> OutputState {
         let states =
             switch kind {
-            case .sway, .labwc, .phoc: try OutputState.wlrRandr(read(["wlr-randr", "--json"]))
+            case .sway, .labwc, .phoc, .phosh: try OutputState.wlrRandr(read(["wlr-randr", "--json"]))
             case .gnomeShell: try OutputState.mutter(read(OutputState.mutterCall))
             case .kwin: try OutputState.kscreen(read(["kscreen-doctor", "-j"]))
             }
@@ -282,7 +360,7 @@ final class Debian13Desktop {
         let final = try state ?? self.state()
         let expected = "expected \(quarterTurns) quarter turns, \(portrait ? "portrait" : "landscape")"
         #expect(right(final), "after \(what): \(kind.rawValue) reports \(output) at \(final); \(expected)", sourceLocation: sourceLocation)
-        if kind.isWlroots {
+        if kind.isPictured {
             let corner = PanelCorner(screenAngle: angle)
             var seen: (red: PanelCorner?, blue: PanelCorner?) = (nil, nil)
             let drawn = Date().addingTimeInterval(3)

@@ -72,7 +72,7 @@ struct DoctorTests {
         #expect(none.verdict == .note && none.fix != nil)
     }
 
-    @Test("other rotators: iio-sensor-proxy with GNOME or KDE, rot8, a second orientd; never the service or the doctor itself")
+    @Test("other rotators: iio-sensor-proxy with GNOME, Phosh or KDE, rot8, a second orientd; never the service or the doctor itself")
     func rotators() {
         func process(_ pid: Int32, _ arguments: String...) -> RotatorCheck.Process { RotatorCheck.Process(pid: pid, arguments: arguments) }
         let quiet = [process(1, "/sbin/init"), process(10, "/usr/bin/orientd", "run", "--wait"), process(11, "orientd", "doctor")]
@@ -89,6 +89,11 @@ struct DoctorTests {
         let kde = RotatorCheck.judge(
             quiet + [process(20, "/usr/libexec/iio-sensor-proxy"), process(22, "kwin_wayland")], daemon: 10, doctor: 11)
         #expect(kde.detail.contains("KDE") && kde.fix?.contains("Orientation: Manual") == true, "\(kde)")
+        let phosh = RotatorCheck.judge(
+            quiet + [process(20, "/usr/libexec/iio-sensor-proxy"), process(23, "/usr/libexec/phosh", "--unlocked")], daemon: 10, doctor: 11)
+        #expect(
+            phosh.detail.contains("Phosh turns the screen") && !phosh.detail.contains("GNOME")
+                && phosh.fix?.contains("orientation-lock true") == true, "\(phosh)")
         let rot8 = RotatorCheck.judge(quiet + [process(30, "rot8", "--sleep", "500")], daemon: 10, doctor: 11)
         #expect(rot8.verdict == .problem && rot8.detail.contains("rot8 (pid 30)"))
         let second = RotatorCheck.judge(quiet + [process(40, "./orientd", "run", "--exec", "x")], daemon: 10, doctor: 11)

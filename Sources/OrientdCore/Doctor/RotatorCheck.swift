@@ -1,5 +1,5 @@
 /// Whether something else also turns the screen (`orientd doctor`): iio-sensor-proxy
-/// and the desktops that rotate through it, rot8, or a second orientd.
+/// and the desktops that rotate through it (GNOME, Phosh, KDE), rot8, or a second orientd.
 public enum RotatorCheck {
     /// A running program: its process id and its arguments (`/proc/PID/cmdline`).
     public struct Process: Equatable, Sendable {
@@ -15,6 +15,9 @@ public enum RotatorCheck {
         var program: String { arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "" }
     }
 
+    /// GNOME's rotation lock, which Phosh obeys too.
+    static let gnomeRotationLock = "gsettings set org.gnome.settings-daemon.peripherals.touchscreen orientation-lock true"
+
     /// - Parameters:
     ///   - processes: every process on the machine.
     ///   - daemon: the service's own orientd, and the doctor itself: neither is another.
@@ -26,8 +29,11 @@ public enum RotatorCheck {
             var consumers: [String] = []
             if !named("gnome-shell").isEmpty {
                 consumers.append("GNOME (gnome-shell) turns the screen through it unless its rotation is locked")
-                fixes.append(
-                    "in GNOME, lock its rotation: gsettings set org.gnome.settings-daemon.peripherals.touchscreen orientation-lock true")
+                fixes.append("in GNOME, lock its rotation: \(gnomeRotationLock)")
+            }
+            if !named("phosh").isEmpty {
+                consumers.append("Phosh turns the screen through it unless its rotation is locked")
+                fixes.append("in Phosh, lock its rotation (the quick setting): \(gnomeRotationLock)")
             }
             if !(named("kwin_wayland") + named("kwin_x11")).isEmpty {
                 consumers.append("KDE (kwin) turns the screen through it when its orientation is Automatic")
