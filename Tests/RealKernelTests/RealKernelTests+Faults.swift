@@ -24,7 +24,7 @@ extension RealKernelTests {
         let scratch = try Scratch()
         let path = try scratch.write(
             "garbage.csv",
-            Self.stillRecording(
+            Scratch.stillRecording(
                 [(0, -g, 0), (0, 0, 0), (0, -g, 0), (327.67, 327.67, -327.67), (-g, 0, 0), (-g, 0, 0)], seconds: 3))
         let play = try Guest.play(path, driver.map { ["--driver", $0] } ?? [])
         // Constant readings put the adaptive rate at rest, so the turn is seen at the next

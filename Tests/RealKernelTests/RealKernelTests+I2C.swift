@@ -167,7 +167,7 @@ extension RealKernelTests {
         .beyondTheCore)
     func i2cReadsZeros() throws {
         let scratch = try Scratch()
-        let zeros = try scratch.write("zeros.csv", Self.stillRecording([(0, 0, 0)], seconds: 6))
+        let zeros = try scratch.write("zeros.csv", Scratch.stillRecording([(0, 0, 0)], seconds: 6))
         let play = try Guest.play(zeros, ["--driver", "bma250e"])
         #expect(play.status == 0, "\(play.stderr)")
         let orientations = (play.events ?? []).filter { $0["event"] as? String == "orientation" }

@@ -350,18 +350,6 @@ extension RealKernelTests {
 }
 
 extension RealKernelTests {
-    /// A recording of a still sensor reading `vectors` in turn, each for `seconds`, at 50 Hz.
-    static func stillRecording(_ vectors: [(Double, Double, Double)], seconds: Double) -> String {
-        var text = "# orientd-recording 1\n# rate-hz: 50\ntime,x,y,z\n"
-        let perVector = Int(seconds * 50)
-        for (index, v) in vectors.enumerated() {
-            for i in 0..<perVector {
-                text += String(format: "%.3f,%.4f,%.4f,%.4f\n", Double(index * perVector + i) / 50, v.0, v.1, v.2)
-            }
-        }
-        return text
-    }
-
     /// In the guest, with the feeder: the display opened to 100° (laptop), then folded
     /// back to 300° (tablet), 10 s each, over a base lying flat, in docs/layers.md's
     /// hinge frame.
@@ -373,8 +361,8 @@ extension RealKernelTests {
         }
         let scratch = try Scratch()
         let display = try Guest.copyIn(
-            try scratch.write("display-hinge.csv", Self.stillRecording([opened(100), opened(300)], seconds: 10)))
-        let base = try Guest.copyIn(try scratch.write("base-flat.csv", Self.stillRecording([(0, 0, g)], seconds: 20)))
+            try scratch.write("display-hinge.csv", Scratch.stillRecording([opened(100), opened(300)], seconds: 10)))
+        let base = try Guest.copyIn(try scratch.write("base-flat.csv", Scratch.stillRecording([(0, 0, g)], seconds: 20)))
         try Guest.copyInFeeder()
         return (display, base)
     }
@@ -496,8 +484,8 @@ extension RealKernelTests {
         // counted too it made the figure follow the emulated guest's load.
         let g = 9.80665
         let scratch = try Scratch()
-        let portrait = try Guest.copyIn(try scratch.write("still-portrait.csv", Self.stillRecording([(0, -g, 0)], seconds: 4)))
-        let landscape = try Guest.copyIn(try scratch.write("still-landscape.csv", Self.stillRecording([(-g, 0, 0)], seconds: 4)))
+        let portrait = try Guest.copyIn(try scratch.write("still-portrait.csv", Scratch.stillRecording([(0, -g, 0)], seconds: 4)))
+        let landscape = try Guest.copyIn(try scratch.write("still-landscape.csv", Scratch.stillRecording([(-g, 0, 0)], seconds: 4)))
         try Guest.copyInFeeder()
         let poll = readPath == "--poll"
         // The feeder's hub offers a change sensitivity unless told not to; buffered, the
@@ -582,7 +570,7 @@ extension RealKernelTests {
     static func turnedAndFlippedPoses(in scratch: Scratch) throws -> (upright: String, flat: String, turned: String) {
         let g = 9.80665
         func pose(_ name: String, _ vector: (Double, Double, Double)) throws -> String {
-            try Guest.copyIn(try scratch.write("\(name).csv", stillRecording([vector], seconds: 4)))
+            try Guest.copyIn(try scratch.write("\(name).csv", Scratch.stillRecording([vector], seconds: 4)))
         }
         return (try pose("upright", (-g, 0, 0)), try pose("flat", (0, 0, -g)), try pose("turned", (0, g, 0)))
     }

@@ -106,6 +106,18 @@ public struct Scratch {
         return url.path
     }
 
+    /// A recording of a still sensor reading `vectors` in turn, each for `seconds`, at 50 Hz.
+    public static func stillRecording(_ vectors: [(Double, Double, Double)], seconds: Double) -> String {
+        var text = "# orientd-recording 1\n# rate-hz: 50\ntime,x,y,z\n"
+        let perVector = Int(seconds * 50)
+        for (index, v) in vectors.enumerated() {
+            for i in 0..<perVector {
+                text += String(format: "%.3f,%.4f,%.4f,%.4f\n", Double(index * perVector + i) / 50, v.0, v.1, v.2)
+            }
+        }
+        return text
+    }
+
     /// A labelled 50 Hz recording: portrait 2 s, turned to landscape-left, 2 s, face-up 2 s.
     public static func rotationRecording(matrix: String? = nil, raw: (Vector3) -> Vector3 = { $0 }) -> String {
         var header = RecordingHeader(hasExpectColumn: true)
