@@ -144,6 +144,81 @@ extension Debian13DesktopTests {
     }
 }
 
+extension Debian13DesktopTests {
+    /// Phosh keeps a phone's lock screen in portrait: as the session locks it turns the
+    /// built-in panel to portrait, and as it unlocks it puts back the transform it saved,
+    /// whatever orientd said meanwhile. orientd-rotate-wlroots, fed by `orientd monitor`,
+    /// holds orientd in portrait while locked (an app's request) and turns the panel to
+    /// orientd's screen once unlocked. Real Phosh 0.46, phoc and orientd; logind is
+    /// python-dbusmock's, whose Lock and Unlock are what `loginctl lock-session` and
+    /// `unlock-session` send (`desktop-session`).
+    @Test(
+        "Phosh's lock screen: portrait while locked (orientd holds a request), the device's orientation once unlocked, though Phosh puts back another"
+    )
+    func phoshLockScreen() throws {
+        let desktop = try Debian13Desktop(.phosh)
+        // orientd turns the screen, so Phosh's own rotation is locked, as the script says.
+        let lock = try desktop.client(["gsettings", "set", "org.gnome.settings-daemon.peripherals.touchscreen", "orientation-lock", "true"])
+        #expect(lock.status == 0, "\(lock.stderr)")
+        // The device, at the recording's own pace: landscape-left for 15 s, then portrait.
+        let g = 9.80665
+        let recording = try desktop.write("turns.csv", Scratch.stillRecording([(-g, 0, 0.3), (0, -g, 0.3), (0, -g, 0.3)], seconds: 15))
+        let orientd = OrientdProcess.executable
+        let socket = desktop.runtime + "/orientd.sock"
+        let environment = ["env", "PATH=\(orientd.deletingLastPathComponent().path):/usr/bin:/bin", "ORIENTD_SOCKET=\(socket)"]
+        try desktop.background(environment + [orientd.path, "replay", "--socket", socket, recording])
+        _ = try ChildProcesses.waitFor("orientd's socket", seconds: 10) {
+            try desktop.orientd(["ctl", "status"], environment: environment)
+        }
+        let hook = Debian13Desktop.Kind.phosh.hook.path
+        try desktop.background(environment + ["sh", "-c", "orientd monitor | \(hook) 2> \"$XDG_RUNTIME_DIR/script.log\""])
+        try desktop.expectTurned(angle: 90, after: "orientd's landscape, the session unlocked")
+        let scriptLog = { desktop.log("script.log") }
+        let phoshLog = { desktop.log("phosh.log") }
+
+        // Locked with the device in landscape: portrait, orientd's request holding it.
+        try desktop.session("Lock")
+        try desktop.expectTurned(angle: 0, after: "the session locked (Phosh's portrait)")
+        let held = try ChildProcesses.waitFor("orientd to hold the script's request", seconds: 10, evidence: scriptLog) {
+            let status = try desktop.orientd(["ctl", "status"], environment: environment)
+            return status.contains(#""requested":["portrait-primary","portrait-secondary"]"#) ? status : nil
+        }
+        #expect(held.contains(#""type":"portrait-primary""#) && held.contains(#""decided":"request""#), "\(held)")
+        // Unlocked: orientd's landscape again, whatever Phosh put back.
+        let restored = { phoshLog().components(separatedBy: "Restoring transform").count - 1 }
+        try desktop.session("Unlock")
+        _ = try ChildProcesses.waitFor("Phosh to unlock", seconds: 10, evidence: phoshLog) { restored() == 1 ? true : nil }
+        try desktop.expectTurned(angle: 90, after: "the session unlocked, the device in landscape")
+
+        // Locked again, and the device turns to portrait meanwhile: orientd's screen stays
+        // portrait through the unlock (no event comes), but Phosh puts back the landscape
+        // it saved as it locked; the script turns the panel back to portrait.
+        try desktop.session("Lock")
+        try desktop.expectTurned(angle: 0, after: "the session locked again")
+        _ = try ChildProcesses.waitFor("the device to turn to portrait", seconds: 30, evidence: scriptLog) {
+            let status = try desktop.orientd(["ctl", "status"], environment: environment)
+            return status.contains(#""device":"portrait""#) ? true : nil
+        }
+        try desktop.session("Unlock")
+        _ = try ChildProcesses.waitFor("Phosh to unlock", seconds: 10, evidence: phoshLog) { restored() == 2 ? true : nil }
+        #expect(phoshLog().contains("Saving prelock transform 3"), "Phosh saved landscape as it locked: \(phoshLog())")
+        // The screen from the unlock on: Phosh's landscape, then, held for 1.5 s, portrait.
+        var seen: [Int] = []
+        var steadySince: Date?
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let turns = try desktop.state().quarterTurns
+            if seen.last != turns { seen.append(turns) }
+            steadySince = turns == 0 ? steadySince ?? Date() : nil
+            if let steadySince, Date().timeIntervalSince(steadySince) > 1.5 { break }
+            usleep(100_000)
+        }
+        #expect(seen.last == 0 && steadySince != nil, "quarter turns seen after the unlock: \(seen); the script said: \(scriptLog())")
+        print("Phosh's lock screen: after the second unlock the panel went through quarter turns \(seen)")
+        #expect(scriptLog().isEmpty, "\(scriptLog())")
+    }
+}
+
 /// One of Debian 13's compositors, started by `desktop-session` in the cached Debian 13
 /// root, with its runtime directory under the root's /run.
 final class Debian13Desktop {
@@ -256,6 +331,27 @@ final class Debian13Desktop {
         try? FileManager.default.removeItem(atPath: hostRuntime)
         try? FileManager.default.removeItem(atPath: hostRuntime + ".log")
         try? FileManager.default.removeItem(atPath: hostRuntime + ".system")
+    }
+
+    /// Writes `text` to NAME in the session's runtime directory; its path in the root.
+    func write(_ name: String, _ text: String) throws -> String {
+        try text.write(toFile: "\(hostRuntime)/\(name)", atomically: true, encoding: .utf8)
+        return "\(runtime)/\(name)"
+    }
+
+    /// Calls METHOD (Lock, Unlock) on the session's logind session object (phosh).
+    func session(_ method: String) throws {
+        let call = try client([
+            "gdbus", "call", "--system", "--dest", "org.freedesktop.login1", "--object-path", "/org/freedesktop/login1/session/c1",
+            "--method", "org.freedesktop.login1.Session.\(method)",
+        ])
+        guard call.status == 0 else { throw OutputState.Failure(description: "logind's \(method): \(call.stderr)") }
+    }
+
+    /// Runs the test build of orientd in the root as a client of the session, `prefix`
+    /// (`env` and its assignments) before it; its standard output.
+    func orientd(_ arguments: [String], environment prefix: [String]) throws -> String {
+        try read(prefix + [OrientdProcess.executable.path] + arguments)
     }
 
     /// What the session's program NAME wrote (`phosh.log`, `proxy.log`: iio-sensor-proxy's).

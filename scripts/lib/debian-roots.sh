@@ -142,5 +142,8 @@ trixie_desktop_root() {
     packages+=,sway,labwc,wayfire,phoc,phosh,wlr-randr,grim,wayland-utils,libgl1-mesa-dri,libegl-mesa0
     packages+=,gnome-shell,mutter-common-bin,gnome-settings-daemon-common,gsettings-desktop-schemas
     packages+=,kwin-wayland,libkscreen-bin,qt6-wayland,iio-sensor-proxy,umockdev
+    # Phosh's logind (python-dbusmock's), and the libraries the test build of orientd
+    # needs to run there as a client of the session.
+    packages+=,python3-dbusmock,libiio0,libevdev2
     debian_root trixie amd64 "$packages"
 }
