@@ -162,16 +162,7 @@ extension Debian13DesktopTests {
         #expect(lock.status == 0, "\(lock.stderr)")
         // The device, at the recording's own pace: landscape-left for 15 s, then portrait.
         let g = 9.80665
-        let recording = try desktop.write("turns.csv", Scratch.stillRecording([(-g, 0, 0.3), (0, -g, 0.3), (0, -g, 0.3)], seconds: 15))
-        let orientd = OrientdProcess.executable
-        let socket = desktop.runtime + "/orientd.sock"
-        let environment = ["env", "PATH=\(orientd.deletingLastPathComponent().path):/usr/bin:/bin", "ORIENTD_SOCKET=\(socket)"]
-        try desktop.background(environment + [orientd.path, "replay", "--socket", socket, recording])
-        _ = try ChildProcesses.waitFor("orientd's socket", seconds: 10) {
-            try desktop.orientd(["ctl", "status"], environment: environment)
-        }
-        let hook = Debian13Desktop.Kind.phosh.hook.path
-        try desktop.background(environment + ["sh", "-c", "orientd monitor | \(hook) 2> \"$XDG_RUNTIME_DIR/script.log\""])
+        let environment = try desktop.turnedByOrientd([(-g, 0, 0.3), (0, -g, 0.3), (0, -g, 0.3)], seconds: 15)
         try desktop.expectTurned(angle: 90, after: "orientd's landscape, the session unlocked")
         let scriptLog = { desktop.log("script.log") }
         let phoshLog = { desktop.log("phosh.log") }
@@ -201,7 +192,9 @@ extension Debian13DesktopTests {
         }
         try desktop.session("Unlock")
         _ = try ChildProcesses.waitFor("Phosh to unlock", seconds: 10, evidence: phoshLog) { restored() == 2 ? true : nil }
-        #expect(phoshLog().contains("Saving prelock transform 3"), "Phosh saved landscape as it locked: \(phoshLog())")
+        #expect(
+            phoshLog().contains("Saving prelock transform 3") && phoshLog().contains("Restoring transform 3"),
+            "Phosh saved landscape as it locked and put it back as it unlocked: \(phoshLog())")
         // The screen from the unlock on: Phosh's landscape, then, held for 1.5 s, portrait.
         var seen: [Int] = []
         var steadySince: Date?
@@ -214,8 +207,33 @@ extension Debian13DesktopTests {
             usleep(100_000)
         }
         #expect(seen.last == 0 && steadySince != nil, "quarter turns seen after the unlock: \(seen); the script said: \(scriptLog())")
-        print("Phosh's lock screen: after the second unlock the panel went through quarter turns \(seen)")
+        let phoshSaid = phoshLog().split(separator: "\n").filter { $0.contains("prelock") || $0.contains("Restoring") }
+        print("Phosh's lock screen: after the second unlock the panel went through quarter turns \(seen); Phosh: \(phoshSaid)")
         #expect(scriptLog().isEmpty, "\(scriptLog())")
+    }
+}
+
+extension Debian13DesktopTests {
+    /// A 2-in-1's posture: orientd turns the screen only in tablet mode and puts it back
+    /// in its natural orientation as the machine goes to laptop mode (docs/layers.md,
+    /// rule 2), through the desktop's script, fed by `orientd monitor`, on the real
+    /// compositor. The mode is told with `orientd ctl mode`, as a machine without a
+    /// tablet-mode switch would; the switch itself is read on real kernels
+    /// (RealKernelTests).
+    @Test(
+        "a 2-in-1 on Debian 13's GNOME and Plasma: turned in tablet mode, back to natural in laptop mode, turned again in tablet mode",
+        arguments: [Debian13Desktop.Kind.gnomeShell, .kwin])
+    func posture(kind: Debian13Desktop.Kind) throws {
+        let desktop = try Debian13Desktop(kind)
+        let g = 9.80665
+        let environment = try desktop.turnedByOrientd([(-g, 0, 0.3)], seconds: 60)
+        try desktop.expectTurned(angle: 90, after: "orientd's landscape, the mode unknown (a tablet)")
+        for (mode, angle) in [("laptop", 0), ("tablet", 90), ("laptop", 0)] {
+            let told = try desktop.orientd(["ctl", "mode", mode], environment: environment)
+            #expect(told.contains(#""ok":true"#), "\(told)")
+            try desktop.expectTurned(angle: angle, after: "mode \(mode), the device in landscape")
+        }
+        #expect(desktop.log("script.log").isEmpty, "\(desktop.log("script.log"))")
     }
 }
 
@@ -346,6 +364,22 @@ final class Debian13Desktop {
             "--method", "org.freedesktop.login1.Session.\(method)",
         ])
         guard call.status == 0 else { throw OutputState.Failure(description: "logind's \(method): \(call.stderr)") }
+    }
+
+    /// The real orientd turning the screen: the test build replays a still device reading
+    /// `vectors` in turn, each for `seconds`, at its own pace, with a socket in the
+    /// runtime directory, and the kind's script follows it in stream mode (`orientd
+    /// monitor | HOOK`, its standard error in `script.log`). The `env` prefix that reaches
+    /// that orientd, for `orientd(_:environment:)`.
+    func turnedByOrientd(_ vectors: [(Double, Double, Double)], seconds: Double) throws -> [String] {
+        let recording = try write("device.csv", Scratch.stillRecording(vectors, seconds: seconds))
+        let orientd = OrientdProcess.executable
+        let socket = runtime + "/orientd.sock"
+        let environment = ["env", "PATH=\(orientd.deletingLastPathComponent().path):/usr/bin:/bin", "ORIENTD_SOCKET=\(socket)"]
+        try background(environment + [orientd.path, "replay", "--socket", socket, recording])
+        _ = try ChildProcesses.waitFor("orientd's socket", seconds: 10) { try self.orientd(["ctl", "status"], environment: environment) }
+        try background(environment + ["sh", "-c", "orientd monitor | \(kind.hook.path) 2> \"$XDG_RUNTIME_DIR/script.log\""])
+        return environment
     }
 
     /// Runs the test build of orientd in the root as a client of the session, `prefix`
