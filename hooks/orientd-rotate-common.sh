@@ -120,17 +120,23 @@ orientd_unreachable() {
     return 1
 }
 
-# Sets orientd_out: ORIENTD_OUTPUT, else what orientd_detect_output finds (asked once, then
-# remembered), else eDP-1 with a warning (and asked again on the next rotation). Fails
-# when finding it failed because the compositor cannot be reached.
+# Sets orientd_out: ORIENTD_OUTPUT, else what orientd_detect_output finds (asked until it
+# answers, three times at most, then remembered), else eDP-1 with a warning (and asked
+# again on the next rotation). Fails when finding it failed because the compositor
+# cannot be reached.
 orientd_find_output() {
     if [ -n "${ORIENTD_OUTPUT-}" ]; then
         orientd_out=$ORIENTD_OUTPUT
         return
     fi
-    if [ -z "$orientd_detected" ]; then
+    # A listing can come back empty while the compositor applies a change (kscreen-doctor
+    # on kwin 6, asked right after the change before it): asked up to three times.
+    orientd_tries=0
+    while [ -z "$orientd_detected" ] && [ "$orientd_tries" -lt 3 ]; do
+        [ "$orientd_tries" -eq 0 ] || sleep 0.2
+        orientd_tries=$((orientd_tries + 1))
         orientd_detected=$(orientd_detect_output 2>/dev/null </dev/null)
-    fi
+    done
     if [ -n "$orientd_detected" ]; then
         orientd_out=$orientd_detected
     elif orientd_unreachable; then
