@@ -122,8 +122,13 @@ struct RealKernelTests {
         for (l, r) in zip(live, recorded) {
             let lt = try #require(l["time"] as? Double)
             let rt = try #require(r["time"] as? Double)
-            largest = max(largest, abs(lt - rt))
-            #expect(abs(lt - rt) <= bound, "live \(lt) s against replay \(rt) s (bound \(bound) s): \(l)")
+            // The start may come before the play's first sample: a daemon that attached
+            // first reads what the chip holds (seen: 0.76 s early on an I2C chip). Only
+            // lateness is bounded for it; a turn must be neither early nor late.
+            let start = l["cause"] as? String == "start"
+            let gap = start ? max(0, lt - rt) : abs(lt - rt)
+            largest = max(largest, gap)
+            #expect(gap <= bound, "live \(lt) s against replay \(rt) s (bound \(bound) s): \(l)")
         }
         let name = URL(fileURLWithPath: path).lastPathComponent
         let gap = String(format: "%.3f", largest)
