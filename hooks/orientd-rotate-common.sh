@@ -39,18 +39,24 @@ orientd_run() {
     return 1
 }
 
-# orientd_pick_output: reads output names, one a line, and prints the built-in panel's
-# (eDP*, LVDS*, DSI*), else the first. Fails when there is none.
+# orientd_is_builtin NAME: whether NAME is a built-in panel's connector (eDP, LVDS, DSI).
+orientd_is_builtin() {
+    case $1 in
+    eDP* | LVDS* | DSI*) return 0 ;;
+    *) return 1 ;;
+    esac
+}
+
+# orientd_pick_output: reads output names, one a line, and prints the built-in panel's,
+# else the first. Fails when there is none.
 orientd_pick_output() {
     orientd_first=
     while IFS= read -r orientd_name; do
-        case $orientd_name in
-        '') continue ;;
-        eDP* | LVDS* | DSI*)
+        [ -n "$orientd_name" ] || continue
+        if orientd_is_builtin "$orientd_name"; then
             printf '%s\n' "$orientd_name"
             return 0
-            ;;
-        esac
+        fi
         [ -n "$orientd_first" ] || orientd_first=$orientd_name
     done
     [ -n "$orientd_first" ] && printf '%s\n' "$orientd_first"

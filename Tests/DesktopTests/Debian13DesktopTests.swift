@@ -119,8 +119,7 @@ extension Debian13DesktopTests {
         try desktop.tilt(0, 1024, 0, until: "bottom-up")
         try desktop.expectTurned(angle: 180, after: "iio-sensor-proxy's bottom-up, Phosh's rotation on")
 
-        let lock = try desktop.client(["gsettings", "set", "org.gnome.settings-daemon.peripherals.touchscreen", "orientation-lock", "true"])
-        #expect(lock.status == 0, "\(lock.stderr)")
+        try desktop.lockGnomeRotation()
         let phoshLog = { desktop.log("phosh.log") }
         _ = try ChildProcesses.waitFor("Phosh to let the sensor go", seconds: 10, evidence: phoshLog) {
             phoshLog().contains("Released accelerometer") ? true : nil
@@ -158,8 +157,7 @@ extension Debian13DesktopTests {
     func phoshLockScreen() throws {
         let desktop = try Debian13Desktop(.phosh)
         // orientd turns the screen, so Phosh's own rotation is locked, as the script says.
-        let lock = try desktop.client(["gsettings", "set", "org.gnome.settings-daemon.peripherals.touchscreen", "orientation-lock", "true"])
-        #expect(lock.status == 0, "\(lock.stderr)")
+        try desktop.lockGnomeRotation()
         // The device, at the recording's own pace: landscape-left for 15 s, then portrait.
         let g = 9.80665
         let environment = try desktop.turnedByOrientd([(-g, 0, 0.3), (0, -g, 0.3), (0, -g, 0.3)], seconds: 15)
@@ -355,6 +353,12 @@ final class Debian13Desktop {
     func write(_ name: String, _ text: String) throws -> String {
         try text.write(toFile: "\(hostRuntime)/\(name)", atomically: true, encoding: .utf8)
         return "\(runtime)/\(name)"
+    }
+
+    /// Sets GNOME's rotation lock (Phosh's quick setting, locked), as the scripts tell users to.
+    func lockGnomeRotation(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let lock = try client(["gsettings", "set", "org.gnome.settings-daemon.peripherals.touchscreen", "orientation-lock", "true"])
+        #expect(lock.status == 0, "\(lock.stderr)", sourceLocation: sourceLocation)
     }
 
     /// Calls METHOD (Lock, Unlock) on the session's logind session object (phosh).
