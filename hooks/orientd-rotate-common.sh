@@ -75,17 +75,127 @@ orientd_check_session() {
     return 1
 }
 
-orientd_gnome_rotation_checked=
-# orientd_check_gnome_rotation DESKTOP: says once when DESKTOP (GNOME, Phosh) rotates the
-# screen itself too: it does while GNOME's rotation lock is off and iio-sensor-proxy is
-# there (running or activatable) to tell it the orientation.
-orientd_check_gnome_rotation() {
-    [ -z "$orientd_gnome_rotation_checked" ] || return 0
-    orientd_gnome_rotation_checked=1
+# orientd_at_exit COMMAND: runs COMMAND (shell code) as the script ends, its events
+# done or a signal come; what the followers of a stream started is stopped there.
+orientd_exit_code=
+orientd_at_exit() {
+    if [ -z "$orientd_exit_code" ]; then
+        trap 'eval "$orientd_exit_code"' EXIT
+        trap 'exit 129' HUP
+        trap 'exit 130' INT
+        trap 'exit 143' TERM
+    fi
+    orientd_exit_code="$orientd_exit_code
+$1"
+}
+
+# orientd_word_for ANGLE: the word orientd_key's tool takes for the W3C angle ANGLE, as
+# an event's own fields give it ("angle":90 is "xrandr":"right", "transform":"270",
+# "hyprland":3); fails for any other angle.
+orientd_word_for() {
+    case $orientd_key:$1 in
+    xrandr:0 | transform:0) printf normal ;;
+    xrandr:90) printf right ;;
+    xrandr:180) printf inverted ;;
+    xrandr:270) printf left ;;
+    transform:90) printf 270 ;;
+    transform:180 | transform:270) printf '%s' $((360 - $1)) ;;
+    hyprland:0) printf 0 ;;
+    hyprland:90 | hyprland:180 | hyprland:270) printf '%s' $(((360 - $1) / 90)) ;;
+    *) return 1 ;;
+    esac
+}
+
+# orientd_turn_to_orientd OUT WHY: turns OUT to the screen orientd says now, asked of
+# it with 'orientd ctl orientation' until two answers agree (a command just sent may
+# reach the daemon after this connection's question). For when something else turned
+# the screen and no event will come (the desktop's own rotation, Phosh's lock screen).
+orientd_turn_to_orientd() {
+    orientd_said='' orientd_tries=0 orientd_reply=
+    while [ "$orientd_tries" -lt 10 ]; do
+        orientd_tries=$((orientd_tries + 1))
+        orientd_reply=$(orientd ctl orientation 2>/dev/null </dev/null) || break
+        orientd_field "$orientd_reply" angle || break
+        [ "$orientd_value" != "$orientd_said" ] || break
+        orientd_said=$orientd_value
+        sleep 0.1
+    done
+    if orientd_word=$(orientd_word_for "$orientd_said"); then
+        orientd_apply "$1" "$orientd_word"
+    else
+        orientd_warn "$2: orientd did not say its screen (${orientd_reply:-no answer})"
+    fi
+}
+
+orientd_gnome_schema=org.gnome.settings-daemon.peripherals.touchscreen
+orientd_gnome_taken=
+# orientd_take_over_gnome_rotation DESKTOP OUT: GNOME and Phosh (DESKTOP) turn the screen
+# themselves from iio-sensor-proxy while their rotation lock (orientation-lock, the key
+# behind the Auto Rotate quick setting) is off, and would fight orientd. Once, where
+# iio-sensor-proxy is there (running or activatable) to tell them the orientation: the
+# lock is set, for as long as a stream runs (off again as it ends) or, in a hook, for good;
+# and in stream mode the quick setting becomes orientd's lock (orientd_follow_gnome_toggle).
+orientd_take_over_gnome_rotation() {
+    [ -z "$orientd_gnome_taken" ] || return 0
+    orientd_gnome_taken=1
     command -v gsettings >/dev/null 2>&1 || return 0
-    [ "$(gsettings get org.gnome.settings-daemon.peripherals.touchscreen orientation-lock 2>/dev/null </dev/null)" = false ] || return 0
     busctl --system --no-pager --no-legend list 2>/dev/null </dev/null | grep -q '^net\.hadess\.SensorProxy ' || return 0
-    orientd_warn "$1 rotates the screen itself too (iio-sensor-proxy is there and orientation-lock is off), and the two will fight: switch it off with 'gsettings set org.gnome.settings-daemon.peripherals.touchscreen orientation-lock true'"
+    if [ "$(gsettings get "$orientd_gnome_schema" orientation-lock 2>/dev/null </dev/null)" = false ]; then
+        if ! gsettings set "$orientd_gnome_schema" orientation-lock true 2>/dev/null </dev/null; then
+            orientd_warn "$1 rotates the screen itself too (iio-sensor-proxy is there and orientation-lock is off), and the two will fight; locking its rotation failed: switch it off with 'gsettings set $orientd_gnome_schema orientation-lock true'"
+            return 0
+        fi
+        if [ -n "${ORIENTD_SCREEN+set}" ]; then
+            orientd_warn "$1 rotates the screen itself too, from iio-sensor-proxy: its rotation is now locked (orientation-lock true) so that the two do not fight; 'gsettings set $orientd_gnome_schema orientation-lock false' gives it back to $1"
+            return 0
+        fi
+        orientd_warn "$1 rotates the screen itself too, from iio-sensor-proxy: its rotation is locked (orientation-lock true) while this script runs, so that the two do not fight, and unlocked as it ends; its quick setting locks and unlocks orientd meanwhile"
+        # The follower first: it stops before the lock goes off, which it would take for a touch.
+        orientd_follow_gnome_toggle "$1" "$2"
+        orientd_at_exit "gsettings set $orientd_gnome_schema orientation-lock false 2>/dev/null </dev/null"
+        return 0
+    fi
+    orientd_follow_gnome_toggle "$1" "$2"
+}
+
+# orientd_follow_gnome_toggle DESKTOP OUT: stream mode. The quick setting cannot stay
+# DESKTOP's own switch (off, DESKTOP turns the screen from iio-sensor-proxy over orientd),
+# so a touch of it is orientd's lock toggled: each time the key goes off, the script locks
+# it again, locks orientd where the screen is (or unlocks it) and turns OUT back to
+# orientd's screen, over the turn DESKTOP may have made meanwhile. Needs orientd.
+orientd_follow_gnome_toggle() {
+    [ -z "${ORIENTD_SCREEN+set}" ] || return 0
+    command -v orientd >/dev/null 2>&1 || return 0
+    orientd_toggle_dir=$(mktemp -d "${XDG_RUNTIME_DIR:-/tmp}/orientd-toggle.XXXXXX") &&
+        mkfifo "$orientd_toggle_dir/changes" || return 0
+    gsettings monitor "$orientd_gnome_schema" orientation-lock >"$orientd_toggle_dir/changes" 2>/dev/null </dev/null &
+    orientd_toggle_monitor=$!
+    orientd_toggle_follow "$1" "$2" <"$orientd_toggle_dir/changes" &
+    orientd_at_exit "kill $orientd_toggle_monitor $! 2>/dev/null; rm -rf '$orientd_toggle_dir'"
+}
+
+orientd_toggle_follow() {
+    while IFS= read -r orientd_line; do
+        case $orientd_line in
+        *': false') ;;
+        *) continue ;;
+        esac
+        gsettings set "$orientd_gnome_schema" orientation-lock true 2>/dev/null </dev/null ||
+            orientd_warn "$1's quick setting: locking its rotation again failed; $1 and orientd may fight"
+        orientd_reply=$(orientd ctl orientation 2>/dev/null </dev/null)
+        if orientd_field "$orientd_reply" locked && [ "$orientd_value" = true ]; then
+            orientd_toggled=unlock
+        else
+            orientd_toggled='lock current'
+        fi
+        # shellcheck disable=SC2086 # two words: lock current
+        orientd_run orientd ctl $orientd_toggled || continue
+        # DESKTOP may have claimed the sensor and turned the screen before it saw the lock
+        # again: turned back now and once more after it has let the sensor go.
+        orientd_turn_to_orientd "$2" "$1's quick setting"
+        sleep 1
+        orientd_turn_to_orientd "$2" "$1's quick setting"
+    done
 }
 
 # orientd_touch_failed WHAT: the screen turned but touch input was not mapped.

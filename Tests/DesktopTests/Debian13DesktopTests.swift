@@ -21,6 +21,8 @@ struct Debian13DesktopTests {
         arguments: Debian13Desktop.Kind.turned)
     func turns(kind: Debian13Desktop.Kind) throws {
         let desktop = try Debian13Desktop(kind)
+        // GNOME's own rotation off, as README says to (gnomeTakenOver: the script does it).
+        if kind == .gnomeShell { try desktop.lockGnomeRotation() }
         let changes = try SwayCompositorTests.events()
 
         let script = try desktop.script(kind.hook)
@@ -99,47 +101,100 @@ extension Debian13DesktopTests {
         try desktop.expectTurned(angle: 0, after: "the policy set to Never")
     }
 
-    /// Phosh turns the screen from iio-sensor-proxy as GNOME does, unless GNOME's rotation
-    /// lock is on. Real Phosh, iio-sensor-proxy and polkitd; the accelerometer is umockdev's
-    /// and a polkit rule stands in for logind's active session (`desktop-session`).
-    /// monitor-sensor keeps the sensor claimed (and read) once Phosh lets it go.
+    /// Phosh turns the screen from iio-sensor-proxy as GNOME does while GNOME's rotation
+    /// lock is off, as it is on a new install. orientd's script takes over from it: it locks
+    /// Phosh's rotation while it runs (off again as the events end), and a touch of the
+    /// quick setting toggles orientd's lock instead. Real Phosh, iio-sensor-proxy, polkitd
+    /// and orientd; the accelerometer iio-sensor-proxy reads is umockdev's, and a polkit rule
+    /// stands in for logind's active session (`desktop-session`). monitor-sensor keeps the
+    /// sensor claimed (and read) once Phosh lets it go.
     @Test(
-        "Phosh: it turns the screen from iio-sensor-proxy over orientd's (the script warns once); its rotation locked, the screen stays where orientd's script put it while the sensor turns"
+        "Phosh at its defaults, beside iio-sensor-proxy: orientd's script takes over, the screen stays where orientd put it while the sensor turns, the quick setting toggles orientd's lock, and Phosh rotates again once the events end"
     )
-    func phoshRotation() throws {
+    func phoshTakenOver() throws {
         let desktop = try Debian13Desktop(.phosh)
-        let hook = Debian13Desktop.Kind.phosh.hook.path
         try desktop.background(["monitor-sensor"])
-        let landscape = try desktop.client([hook], environment: ["ORIENTD_SCREEN": "landscape-primary", "ORIENTD_TRANSFORM": "270"])
-        #expect(landscape.status == 0, "\(landscape.stderr)")
-        #expect(landscape.stderr.contains("Phosh rotates the screen itself too"), "\(landscape.stderr)")
-        try desktop.expectTurned(angle: 90, after: "the script's landscape, Phosh's rotation on")
-
-        // What the warning is about: the sensor turns, and Phosh turns the screen from it.
-        try desktop.tilt(0, 1024, 0, until: "bottom-up")
-        try desktop.expectTurned(angle: 180, after: "iio-sensor-proxy's bottom-up, Phosh's rotation on")
-
-        try desktop.lockGnomeRotation()
+        let scriptLog = { desktop.log("script.log") }
         let phoshLog = { desktop.log("phosh.log") }
+        #expect(try desktop.gnomeRotationLock() == "false", "a new install's setting")
+
+        // What is taken over: with its lock off, Phosh turns the screen from the sensor.
+        try desktop.tilt(0, 1024, 0, until: "bottom-up")
+        try desktop.expectTurned(angle: 180, after: "iio-sensor-proxy's bottom-up, Phosh's rotation at its default")
+
+        // orientd says landscape; the sensor iio-sensor-proxy reads says otherwise.
+        let g = 9.80665
+        let environment = try desktop.turnedByOrientd([(-g, 0, 0.3)], seconds: 120)
+        try desktop.expectTurned(angle: 90, after: "orientd's landscape, its script taking over")
+        #expect(try desktop.gnomeRotationLock() == "true")
+        #expect(scriptLog().contains("Phosh rotates the screen itself too"), "\(scriptLog())")
         _ = try ChildProcesses.waitFor("Phosh to let the sensor go", seconds: 10, evidence: phoshLog) {
             phoshLog().contains("Released accelerometer") ? true : nil
         }
-        let portrait = try desktop.client([hook], environment: ["ORIENTD_SCREEN": "portrait-primary", "ORIENTD_TRANSFORM": "normal"])
-        #expect(portrait.status == 0 && portrait.stderr.isEmpty, "\(portrait.stderr)")
-        try desktop.expectTurned(angle: 0, after: "the script's portrait, Phosh's rotation locked")
 
-        // Three turns of the sensor over 10 s and more: the screen stays in portrait.
+        // Three turns of the sensor over 10 s and more: the screen stays where orientd put it.
         var seen: [String] = []
-        for (x, y, orientation) in [(-1024, 0, "right-up"), (1024, 0, "left-up"), (0, 1024, "bottom-up")] {
+        for (x, y, orientation) in [(-1024, 0, "right-up"), (0, -1024, "normal"), (0, 1024, "bottom-up")] {
             try desktop.tilt(x, y, 0, until: orientation)
             let until = Date().addingTimeInterval(3.5)
             while Date() < until {
                 let state = try desktop.state()
-                if state.quarterTurns != 0 { seen.append("\(orientation): \(state)") }
+                if state.quarterTurns != 3 { seen.append("\(orientation): \(state)") }
                 usleep(250_000)
             }
         }
-        #expect(seen.isEmpty, "the screen left portrait: \(seen); Phosh's log: \(desktop.log("phosh.log"))")
+        #expect(seen.isEmpty, "the screen left orientd's landscape: \(seen); Phosh's log: \(phoshLog())")
+
+        // Phosh turns the screen from the sensor (bottom-up) while its lock is off, so a
+        // touch of the quick setting may turn it: the script turns it back.
+        try desktop.expectQuickSettingTogglesOrientd(environment: environment, angle: 90)
+
+        // The events end: Phosh's rotation is given back, and it turns the screen from the
+        // sensor again.
+        try desktop.endEvents()
+        try desktop.expectTurned(angle: 180, after: "the events ended, Phosh's rotation given back")
+        let lines = scriptLog().split(separator: "\n")
+        #expect(lines.count == 1, "the script said only that it took over: \(scriptLog())")
+    }
+
+    /// GNOME 48 turns only a built-in panel in touch mode by itself, which its headless
+    /// output is not: what is shown here is the script's part, against the real
+    /// gnome-shell, gsettings and iio-sensor-proxy: GNOME's rotation locked while the events
+    /// flow, its Auto Rotate quick setting toggling orientd's lock, and the lock given
+    /// back as they end (Phosh's case shows the same code keeping a real rotation away).
+    @Test(
+        "GNOME 48 at its defaults, beside iio-sensor-proxy: the script locks GNOME's rotation while the events flow, Auto Rotate toggles orientd's lock, and GNOME's rotation is given back at the end"
+    )
+    func gnomeTakenOver() throws {
+        let desktop = try Debian13Desktop(.gnomeShell)
+        #expect(try desktop.gnomeRotationLock() == "false", "a new install's setting")
+        let g = 9.80665
+        let environment = try desktop.turnedByOrientd([(-g, 0, 0.3)], seconds: 120)
+        try desktop.expectTurned(angle: 90, after: "orientd's landscape, its script taking over")
+        let scriptLog = desktop.log("script.log")
+        #expect(scriptLog.contains("GNOME rotates the screen itself too"), "\(scriptLog)")
+        #expect(try desktop.gnomeRotationLock() == "true")
+        try desktop.expectQuickSettingTogglesOrientd(environment: environment, angle: 90)
+        try desktop.endEvents()
+    }
+
+    /// A hook lives for one change: it locks Phosh's rotation for good, and says how to undo it.
+    @Test("Phosh at its defaults, a hook: Phosh's rotation locked for good, and how to give it back said")
+    func phoshHook() throws {
+        let desktop = try Debian13Desktop(.phosh)
+        try desktop.background(["monitor-sensor"])
+        let hook = Debian13Desktop.Kind.phosh.hook.path
+        let landscape = try desktop.client([hook], environment: ["ORIENTD_SCREEN": "landscape-primary", "ORIENTD_TRANSFORM": "270"])
+        #expect(landscape.status == 0, "\(landscape.stderr)")
+        #expect(
+            landscape.stderr.contains("its rotation is now locked") && landscape.stderr.contains("orientation-lock false"),
+            "\(landscape.stderr)")
+        try desktop.expectTurned(angle: 90, after: "the hook's landscape")
+        try desktop.tilt(0, 1024, 0, until: "bottom-up")
+        usleep(2_000_000)
+        try desktop.expectTurned(angle: 90, after: "iio-sensor-proxy's bottom-up, Phosh's rotation locked by the hook")
+        let again = try desktop.client([hook], environment: ["ORIENTD_SCREEN": "portrait-primary", "ORIENTD_TRANSFORM": "normal"])
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
     }
 }
 
@@ -223,6 +278,7 @@ extension Debian13DesktopTests {
         arguments: [Debian13Desktop.Kind.gnomeShell, .kwin])
     func posture(kind: Debian13Desktop.Kind) throws {
         let desktop = try Debian13Desktop(kind)
+        if kind == .gnomeShell { try desktop.lockGnomeRotation() }
         let g = 9.80665
         let environment = try desktop.turnedByOrientd([(-g, 0, 0.3)], seconds: 60)
         try desktop.expectTurned(angle: 90, after: "orientd's landscape, the mode unknown (a tablet)")
@@ -355,10 +411,49 @@ final class Debian13Desktop {
         return "\(runtime)/\(name)"
     }
 
-    /// Sets GNOME's rotation lock (Phosh's quick setting, locked), as the scripts tell users to.
+    /// Sets GNOME's rotation lock (GNOME's and Phosh's quick setting, locked), as README tells users to.
     func lockGnomeRotation(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let lock = try client(["gsettings", "set", "org.gnome.settings-daemon.peripherals.touchscreen", "orientation-lock", "true"])
         #expect(lock.status == 0, "\(lock.stderr)", sourceLocation: sourceLocation)
+    }
+
+    /// GNOME's rotation lock (`orientation-lock`, the key behind GNOME's and Phosh's
+    /// rotation quick setting) as gsettings prints it: "true" or "false".
+    func gnomeRotationLock() throws -> String {
+        try read(["gsettings", "get", "org.gnome.settings-daemon.peripherals.touchscreen", "orientation-lock"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The quick setting touched twice (each touch turns the key off, as GNOME's and Phosh's
+    /// do while it is on): orientd locked, then unlocked, the key on again each time, and the
+    /// screen at orientd's `angle` after each, whatever the desktop turned meanwhile.
+    func expectQuickSettingTogglesOrientd(environment: [String], angle: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let scriptLog = { self.log("script.log") }
+        for locked in [true, false] {
+            let touched = try client(["gsettings", "set", "org.gnome.settings-daemon.peripherals.touchscreen", "orientation-lock", "false"])
+            #expect(touched.status == 0, "\(touched.stderr)", sourceLocation: sourceLocation)
+            _ = try ChildProcesses.waitFor("orientd's lock \(locked ? "on" : "off")", seconds: 10, evidence: scriptLog) {
+                let status = try self.orientd(["ctl", "orientation"], environment: environment)
+                return status.contains(#""locked":\#(locked)"#) ? status : nil
+            }
+            _ = try ChildProcesses.waitFor("the script to lock the desktop's rotation again", seconds: 10, evidence: scriptLog) {
+                try self.gnomeRotationLock() == "true" ? true : nil
+            }
+            // The script turns the screen back twice, the second a second after the first.
+            usleep(1_500_000)
+            try expectTurned(
+                angle: angle, after: "the quick setting touched, orientd's lock \(locked ? "on" : "off")", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Ends the events `turnedByOrientd` feeds the script, and waits for the script to give
+    /// the desktop's rotation back (the key off again).
+    func endEvents(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        _ = try client(["pkill", "-f", "orientd monitor"])
+        let scriptLog = { self.log("script.log") }
+        _ = try ChildProcesses.waitFor("the script to give the desktop its rotation back", seconds: 10, evidence: scriptLog) {
+            try self.gnomeRotationLock() == "false" ? true : nil
+        }
     }
 
     /// Calls METHOD (Lock, Unlock) on the session's logind session object (phosh).

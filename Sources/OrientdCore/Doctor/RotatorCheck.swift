@@ -28,11 +28,14 @@ public enum RotatorCheck {
         if let proxy = named("iio-sensor-proxy").first {
             var consumers: [String] = []
             if !named("gnome-shell").isEmpty {
-                consumers.append("GNOME (gnome-shell) turns the screen through it unless its rotation is locked")
+                consumers.append(
+                    "GNOME (gnome-shell) turns the screen through it unless its rotation is locked (orientd-rotate-gnome locks it while it runs)"
+                )
                 fixes.append("in GNOME, lock its rotation: \(gnomeRotationLock)")
             }
             if !named("phosh").isEmpty {
-                consumers.append("Phosh turns the screen through it unless its rotation is locked")
+                consumers.append(
+                    "Phosh turns the screen through it unless its rotation is locked (orientd-rotate-wlroots locks it while it runs)")
                 fixes.append("in Phosh, lock its rotation (the quick setting): \(gnomeRotationLock)")
             }
             if !(named("kwin_wayland") + named("kwin_x11")).isEmpty {
