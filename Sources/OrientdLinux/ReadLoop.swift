@@ -383,9 +383,14 @@ struct ReadLoop {
                     try BufferedScans(
                         device: device, rate: info.samplingFrequency ?? configuration.rate, holding: rest.enabled ? rest.restInterval : 0))
             } catch {
-                emit(.warning("\(device.id): buffered reading failed (\(error)); polling instead"))
+                var why = "\(error)"
+                if let refused = error as? IIOError, refused.code == EACCES || refused.code == EPERM, let syspath {
+                    let denied = BufferPermissions.denied(syspath: syspath, node: "/dev/\(device.id)")
+                    if !denied.isEmpty { why += "; " + BufferPermissions.explanation(denied) }
+                }
+                emit(.warning("\(device.id): buffered reading failed (\(why)); polling instead"))
                 info.readPath = .polled
-                info.polledBecause = "buffered reading failed (\(error))"
+                info.polledBecause = "buffered reading failed (\(why))"
             }
         }
         return PolledAxes.open(device, syspath: syspath).map { .polled($0) }
