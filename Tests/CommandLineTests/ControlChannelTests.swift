@@ -215,7 +215,10 @@ struct ControlChannelTests {
         while let line = try silent.readLine(timeout: TestTime.wait(5)) { silentBytes += line.count }
         #expect(silentBytes < 1_000_000, "it was cut off long before the end")
 
-        usleep(500_000)
+        // The readers still draining the last events: until each has them all, or it is
+        // plain that one never will.
+        let drained = Date().addingTimeInterval(TestTime.wait(20))
+        while digests.withLock({ $0.map(\.lines).min() ?? 0 }) < 2 * 1200 + 2, Date() < drained { usleep(10_000) }
         stop.store(true, ordering: .releasing)
         while !readerThread.isFinished { usleep(10_000) }
         let all = digests.withLock { $0 }

@@ -54,7 +54,8 @@ extension LiveSensorTests {
 
         subscriber = nil
         #expect(waitFor(daemon, #""state":"idle""#, times: 2), "idle again once the subscriber left: \(daemon.output)")
-        usleep(100_000)
+        let disabledBy = Date().addingTimeInterval(TestTime.wait(5))
+        while bufferEnabled() != "0", Date() < disabledBy { usleep(10_000) }
         #expect(bufferEnabled() == "0", "the buffer is disabled again")
         #expect(count(daemon, #""state":"stalled""#) == 0, "a pause is no stall")
         // The service stays up and answers while idle; SIGTERM ends it as ever.
