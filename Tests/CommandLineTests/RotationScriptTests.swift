@@ -81,8 +81,12 @@ struct RotationScriptTests {
             Script(name: "orientd-rotate-hyprland", tool: "hyprctl", query: "hyprctl monitors") { words, output in
                 let n = words.hyprland
                 return [
-                    "hyprctl --batch keyword monitor \(output),transform,\(n)"
-                        + " ; keyword input:touchdevice:transform \(n) ; keyword input:tablet:transform \(n)"
+                    // The monitor's own mode, position and scale, so that only its transform
+                    // changes; then read back.
+                    "hyprctl monitors",
+                    "hyprctl --batch keyword monitor \(output),\(FakeTools.hyprlandRule[output] ?? "?"),transform,\(n)"
+                        + " ; keyword input:touchdevice:transform \(n) ; keyword input:tablet:transform \(n) ; dispatch forcerendererreload",
+                    "hyprctl monitors",
                 ]
             },
             Script(name: "orientd-rotate-niri", tool: "niri", query: "niri msg outputs") { words, output in
@@ -418,6 +422,33 @@ struct RotationScriptTests {
         #expect(!run.calls.contains { $0.hasPrefix("xrandr --output") }, "\(run.calls)")
     }
 
+    @Test("hyprland with a Lua configuration: keyword refused, the same rule given through eval, read back")
+    func hyprlandLua() throws {
+        let fakes = try FakeTools()
+        var environment = Change.landscape.hookEnvironment(previous: "")
+        environment["FAKE_LUA"] = "1"
+        let run = try fakes.run(Self.hook("orientd-rotate-hyprland"), environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        let n = Change.landscape.words.hyprland
+        #expect(
+            run.calls.dropFirst(3).first
+                == #"hyprctl --batch eval hl.monitor({ output = "eDP-2", mode = "2256x1504@59.99900", position = "0x0", scale = 1.50, transform = \#(n) })"#
+                + " ; eval hl.config({ input = { touchdevice = { transform = \(n) }, tablet = { transform = \(n) } } })"
+                + " ; dispatch hl.dsp.force_renderer_reload()", "\(run.calls)")
+        #expect(run.calls.last == "hyprctl monitors", "read back: \(run.calls)")
+    }
+
+    @Test("hyprland: an ok that changed nothing is a failure, naming the transform it still has")
+    func hyprlandNotApplied() throws {
+        let fakes = try FakeTools()
+        var environment = Change.landscape.hookEnvironment(previous: "")
+        environment["FAKE_STUCK"] = "1"  // the fake answers ok and keeps the transform it had
+        let run = try fakes.run(Self.hook("orientd-rotate-hyprland"), environment: environment)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("eDP-2's transform is 0 2 s later, not \(Change.landscape.words.hyprland)"), "\(run.stderr)")
+    }
+
     @Test("hyprland: hyprctl exiting 0 with an answer other than ok is a failure")
     func hyprlandRefusal() throws {
         let fakes = try FakeTools()
@@ -447,6 +478,13 @@ extension RotationScriptTests {
         }
 
         static let tools = ["xrandr", "xinput", "swaymsg", "wlr-randr", "hyprctl", "niri"]
+
+        /// Each of the fake Hyprland's monitors: its mode, position and scale, as its rule.
+        static let hyprlandRule = [
+            "HDMI-A-1": "1920x1080@60.00000,1920x0,1.00", "eDP-2": "2256x1504@59.99900,0x0,1.50",
+            "DP-3": "2560x1440@143.97300,3840x0,1.00", "DSI-1": "800x1280@60.00000,0x1080,1.00",
+            "eDP-1": "1920x1200@60.00000,6400x0,1.25",
+        ]
 
         static let fake = #"""
             #!/bin/sh
@@ -489,10 +527,27 @@ extension RotationScriptTests {
                     '  { "id": 7, "type": "output", "name": "eDP-1" }' ']'
                 ;;
             "hyprctl monitors")
-                printf 'Monitor HDMI-A-1 (ID 1):\n\t1920x1080@60.00000 at 1920x0\n\tactiveWorkspace: 2 (2)\n\n'
-                printf 'Monitor eDP-2 (ID 0):\n\t1920x1080@60.00000 at 0x0\n\n'
+                # Each monitor's transform is what the last batch gave it (FAKE_LOG.NAME).
+                id=0
+                for monitor in "HDMI-A-1 1920x1080@60.00000 1920x0 1.00" "eDP-2 2256x1504@59.99900 0x0 1.50" \
+                    "DP-3 2560x1440@143.97300 3840x0 1.00" "DSI-1 800x1280@60.00000 0x1080 1.00" "eDP-1 1920x1200@60.00000 6400x0 1.25"; do
+                    set -- $monitor
+                    printf 'Monitor %s (ID %s):\n\t%s at %s\n\tdescription: fake\n\tactive workspace: 2 (2)\n' "$1" "$id" "$2" "$3"
+                    printf '\tscale: %s\n\ttransform: %s\n\tfocused: no\n\n' "$4" "$(cat "$FAKE_LOG.$1" 2>/dev/null || echo 0)"
+                    id=$((id + 1))
+                done
                 ;;
-            "hyprctl --batch"*)
+            "hyprctl --batch keyword"*)
+                # A Lua configuration refuses keyword, each one; a legacy one applies them.
+                if [ -n "${FAKE_LUA-}" ]; then
+                    echo "keyword can't work with non-legacy parsers. Use eval."
+                    exit 0
+                fi
+                [ -n "${FAKE_STUCK-}" ] || printf '%s\n' "$*" | sed -n 's/.*keyword monitor \([^,]*\),.*,transform,\([0-9]\) .*/\2/p' >"$FAKE_LOG.$(printf '%s\n' "$*" | sed -n 's/.*keyword monitor \([^,]*\),.*/\1/p')"
+                printf '%s\n' "${FAKE_REPLY-ok ok ok ok}"
+                ;;
+            "hyprctl --batch eval"*)
+                printf '%s\n' "$*" | sed -n 's/.*transform = \([0-9]\) .*/\1/p' >"$FAKE_LOG.$(printf '%s\n' "$*" | sed -n 's/.*output = "\([^"]*\)".*/\1/p')"
                 printf '%s\n' "${FAKE_REPLY-ok ok ok}"
                 ;;
             "niri msg outputs")
