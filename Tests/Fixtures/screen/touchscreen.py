@@ -1,0 +1,53 @@
+#!/usr/bin/python3
+"""A uinput touchscreen (direct, as a tablet's panel is) for the desktop guest: taps
+where it is told. Usage: touchscreen.py FIFO; then lines "tap U V" (0..4095 on each axis
+of the digitizer) in FIFO, each a touch of 50 ms there; "quit" ends it."""
+import sys
+import time
+
+from evdev import AbsInfo, UInput, ecodes as e
+
+SIDE = 4095
+axis = AbsInfo(value=0, min=0, max=SIDE, fuzz=0, flat=0, resolution=10)
+device = UInput(
+    {
+        e.EV_KEY: [e.BTN_TOUCH],
+        e.EV_ABS: [
+            (e.ABS_X, axis),
+            (e.ABS_Y, axis),
+            (e.ABS_MT_SLOT, AbsInfo(0, 0, 9, 0, 0, 0)),
+            (e.ABS_MT_TRACKING_ID, AbsInfo(0, 0, 65535, 0, 0, 0)),
+            (e.ABS_MT_POSITION_X, axis),
+            (e.ABS_MT_POSITION_Y, axis),
+        ],
+    },
+    name="orientd test touchscreen",
+    vendor=0x1234,
+    product=0x5678,
+    bustype=e.BUS_USB,
+    input_props=[e.INPUT_PROP_DIRECT],
+)
+print("touchscreen.py: made", device.device.path if device.device else "a device", flush=True)
+touch = 1
+while True:
+    with open(sys.argv[1]) as fifo:
+        for line in fifo:
+            words = line.split()
+            if words[:1] == ["quit"]:
+                sys.exit(0)
+            if words[:1] != ["tap"] or len(words) != 3:
+                continue
+            x, y = int(words[1]), int(words[2])
+            for kind, code, value in [
+                (e.EV_ABS, e.ABS_MT_SLOT, 0), (e.EV_ABS, e.ABS_MT_TRACKING_ID, touch),
+                (e.EV_ABS, e.ABS_MT_POSITION_X, x), (e.EV_ABS, e.ABS_MT_POSITION_Y, y),
+                (e.EV_KEY, e.BTN_TOUCH, 1), (e.EV_ABS, e.ABS_X, x), (e.EV_ABS, e.ABS_Y, y),
+            ]:
+                device.write(kind, code, value)
+            device.syn()
+            time.sleep(0.05)
+            device.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, -1)
+            device.write(e.EV_KEY, e.BTN_TOUCH, 0)
+            device.syn()
+            touch += 1
+            print(f"touchscreen.py: tapped {x} {y}", flush=True)
