@@ -206,7 +206,7 @@ enum Convertible {
     /// The first line after the `seen` already looked at that matches, within `timeout`;
     /// `seen` moves past it.
     static func next(_ daemon: DaemonProcess, _ seen: inout Int, timeout: Double = 8, _ match: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.wait(timeout))
         while Date() < deadline {
             let lines = daemon.output
             if let index = lines.indices.dropFirst(seen).first(where: { match(lines[$0]) }) {
@@ -238,7 +238,7 @@ enum Convertible {
     }
 
     static func waitFor(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.wait(timeout))
         while Date() < deadline {
             if condition() { return true }
             usleep(10_000)

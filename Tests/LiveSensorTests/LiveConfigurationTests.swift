@@ -78,12 +78,12 @@ extension LiveSensorTests {
         for cycle in 1...100 {
             bed.uevent(FakeAccelerometer.syspath(), "remove")
             bed.remove(FakeAccelerometer.syspath())
-            let lostBy = Date().addingTimeInterval(5)
+            let lostBy = Date().addingTimeInterval(TestTime.wait(5))
             while count("lost") < cycle, Date() < lostBy { usleep(5_000) }
             try #require(count("lost") == cycle, "cycle \(cycle): no lost event")
             try bed.add(FakeAccelerometer.polled(raw: (0, -1024, 100), withParent: false))
             bed.uevent(FakeAccelerometer.syspath(), "add")
-            let backBy = Date().addingTimeInterval(5)
+            let backBy = Date().addingTimeInterval(TestTime.wait(5))
             while count("attached") < cycle + 1, Date() < backBy { usleep(5_000) }
             try #require(count("attached") == cycle + 1, "cycle \(cycle): no attached event")
             if cycle == 10 { baseline = resources() }

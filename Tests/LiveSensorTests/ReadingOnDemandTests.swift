@@ -17,7 +17,7 @@ extension LiveSensorTests {
 
     /// Waits until `text` has been printed `times` times.
     func waitFor(_ daemon: DaemonProcess, _ text: String, times: Int = 1, timeout: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.wait(timeout))
         while count(daemon, text) < times, Date() < deadline { usleep(10_000) }
         return count(daemon, text) >= times
     }
