@@ -76,6 +76,8 @@ struct RotationScriptTests {
                     // wlr-randr's refusal of an output it does not have names no others, so the script checks first.
                     "wlr-randr",
                     "wlr-randr --output \(output) --transform \(words.transform)",
+                    // Again: wayfire 0.9 redraws an idle screen only at the next configuration.
+                    "wlr-randr --output \(output) --transform \(words.transform)",
                 ]
             },
             Script(name: "orientd-rotate-hyprland", tool: "hyprctl", query: "hyprctl monitors") { words, output in
