@@ -147,3 +147,38 @@ trixie_desktop_root() {
     packages+=,python3-dbusmock,libiio0,libevdev2
     debian_root trixie amd64 "$packages"
 }
+
+# trixie_gpu_guest_root: prints the Debian 13 root (built first if need be) that the
+# desktop guest boots (Tests/Fixtures/screen/desktop-guest): Debian 13's kernel and
+# systemd, the compositors that need a DRM device (wayfire 0.9, Hyprland 0.55 from
+# trixie-backports, sway 1.10 on it too), seatd for their seat, and what the tests use
+# in the guest: swaybg (the marker picture as the background), wev (where a touch
+# lands), python3-evdev (a uinput touchscreen), jq. A user of uid 1000 (wayfire refuses root) in video, input and render.
+trixie_gpu_guest_root() {
+    local packages=linux-image-amd64,initramfs-tools,systemd-sysv,udev,kmod,dbus,procps,util-linux,seatd
+    packages+=,sway,wayfire,swaybg,wlr-randr,grim,wev,python3-evdev,jq,libgl1-mesa-dri,libegl-mesa0,libgbm1
+    local setup="
+        echo 'deb http://deb.debian.org/debian trixie-backports main' > /etc/apt/sources.list.d/backports.list
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -t trixie-backports hyprland
+        rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
+        useradd -m -u 1000 -G video,input,render user
+        passwd -d root
+        echo orientd-desktop > /etc/hostname
+        # At the end of the boot: the host's 9p share mounted, its run script run (its
+        # output in the share and on the console), the guest powered off.
+        printf '%s\\n' '#!/bin/sh' 'exec >/dev/ttyS0 2>&1' 'modprobe 9pnet_virtio; modprobe 9p; mkdir -p /share' \
+            'mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 share /share' \
+            '/share/run >/share/log 2>&1; echo \$? >/share/status; cat /share/log' 'sync; systemctl poweroff --no-block' \
+            > /usr/local/sbin/orientd-desktop-guest
+        chmod 755 /usr/local/sbin/orientd-desktop-guest
+        printf '%s\\n' '[Unit]' 'After=systemd-udev-trigger.service systemd-udevd.service dbus.service seatd.service' \
+            '[Service]' 'Type=oneshot' 'ExecStart=/usr/local/sbin/orientd-desktop-guest' 'TimeoutStartSec=infinity' \
+            'StandardInput=null' '[Install]' 'WantedBy=multi-user.target' \
+            > /etc/systemd/system/orientd-desktop-guest.service
+        systemctl enable seatd.service orientd-desktop-guest.service
+        systemctl mask serial-getty@ttyS0.service getty@tty1.service apt-daily.timer apt-daily-upgrade.timer \
+            e2scrub_reap.service fstrim.timer systemd-timesyncd.service
+        test -x /usr/bin/Hyprland"
+    debian_root trixie amd64 "$packages" "$setup"
+}
