@@ -415,10 +415,7 @@ struct RotationScriptTests {
 
     @Test("x11: an output the server does not have fails, naming the ones it has, and turns nothing")
     func x11UnknownOutput() throws {
-        let fakes = try FakeTools()
-        var environment = Change.landscape.hookEnvironment(previous: "")
-        environment["ORIENTD_OUTPUT"] = "eDP-9"
-        let run = try fakes.run(Self.hook("orientd-rotate-x11"), environment: environment)
+        let run = try Self.landscape(through: "orientd-rotate-x11", with: ["ORIENTD_OUTPUT": "eDP-9"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("there is no output 'eDP-9'; the outputs are: HDMI-1 DP-1 eDP-2"), "\(run.stderr)")
         #expect(!run.calls.contains { $0.hasPrefix("xrandr --output") }, "\(run.calls)")
@@ -426,10 +423,7 @@ struct RotationScriptTests {
 
     @Test("hyprland with a Lua configuration: keyword refused, the same rule given through eval, read back")
     func hyprlandLua() throws {
-        let fakes = try FakeTools()
-        var environment = Change.landscape.hookEnvironment(previous: "")
-        environment["FAKE_LUA"] = "1"
-        let run = try fakes.run(Self.hook("orientd-rotate-hyprland"), environment: environment)
+        let run = try Self.landscape(through: "orientd-rotate-hyprland", with: ["FAKE_LUA": "1"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "\(run.stderr)")
         let n = Change.landscape.words.hyprland
@@ -443,22 +437,25 @@ struct RotationScriptTests {
 
     @Test("hyprland: an ok that changed nothing is a failure, naming the transform it still has")
     func hyprlandNotApplied() throws {
-        let fakes = try FakeTools()
-        var environment = Change.landscape.hookEnvironment(previous: "")
-        environment["FAKE_STUCK"] = "1"  // the fake answers ok and keeps the transform it had
-        let run = try fakes.run(Self.hook("orientd-rotate-hyprland"), environment: environment)
+        // The fake answers ok and keeps the transform it had.
+        let run = try Self.landscape(through: "orientd-rotate-hyprland", with: ["FAKE_STUCK": "1"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("eDP-2's transform is 0 2 s later, not \(Change.landscape.words.hyprland)"), "\(run.stderr)")
     }
 
     @Test("hyprland: hyprctl exiting 0 with an answer other than ok is a failure")
     func hyprlandRefusal() throws {
-        let fakes = try FakeTools()
-        var environment = Change.landscape.hookEnvironment(previous: "")
-        environment["FAKE_REPLY"] = "ok\ninvalid monitor rule\nok"
-        let run = try fakes.run(Self.hook("orientd-rotate-hyprland"), environment: environment)
+        let run = try Self.landscape(through: "orientd-rotate-hyprland", with: ["FAKE_REPLY": "ok\ninvalid monitor rule\nok"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("invalid monitor rule"), "\(run.stderr)")
+    }
+}
+
+extension RotationScriptTests {
+    /// The script `name` in hook mode, turning the screen to landscape against the fake
+    /// tools, with `environment` added.
+    static func landscape(through name: String, with environment: [String: String]) throws -> FakeTools.Run {
+        try FakeTools().run(hook(name), environment: Change.landscape.hookEnvironment(previous: "").merging(environment) { $1 })
     }
 }
 
