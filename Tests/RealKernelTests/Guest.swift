@@ -129,7 +129,9 @@ enum Guest {
     /// reference's: 0.05 s on Debian 12 amd64 on this 2-core machine, mid-way through
     /// its tier (0.07-0.11 s in the first minutes after its boot, 0.12 s while the arm64
     /// image was being built beside it). Measured again as each test begins (`reset`),
-    /// as the load changes.
+    /// as the load changes, and after each `play`, the slower of the two kept: a load that
+    /// rose while the recording played (a sanitizer's test run beside the guest made a
+    /// start at pace 1.9 take 2.3 times the reference's) is then in the bound.
     static var pace: Double { measuredPace.withLock { $0 } }
     private static let measuredPace = Mutex(1.0)
     private static let paceProbe = """
@@ -137,7 +139,7 @@ enum Guest {
         """
 
     /// The pace from the probe's lines in `output`; printed, with what it was measured from.
-    private static func measurePace(from output: String) {
+    private static func measurePace(from output: String, keepingTheSlower: Bool = false) {
         let reference = 0.05
         let times = output.split(separator: "\n").compactMap { line -> Double? in
             let fields = line.split(separator: " ")
@@ -151,11 +153,15 @@ enum Guest {
             return
         }
         let median = times[times.count / 2]
-        let pace = max(1, median / reference)
-        measuredPace.withLock { $0 = pace }
+        let measured = max(1, median / reference)
+        let pace = measuredPace.withLock {
+            $0 = keepingTheSlower ? max($0, measured) : measured
+            return $0
+        }
         print(
-            "real kernel, \(name): pace \(String(format: "%.2f", pace)) (systemctl --version in "
-                + "\(String(format: "%.3f", median)) s, the median of \(times.count); the reference's \(reference) s)")
+            "real kernel, \(name): pace \(String(format: "%.2f", measured)) (systemctl --version in "
+                + "\(String(format: "%.3f", median)) s, the median of \(times.count); the reference's \(reference) s)"
+                + (keepingTheSlower ? "; the bounds at \(String(format: "%.2f", pace))" : ""))
     }
 
     /// A time bound stated for the reference guest (`pace`), for this one.
@@ -183,8 +189,11 @@ enum Guest {
     }
 
     /// `scripts/vm play`: the recording through the kernel into the installed daemon.
+    /// The pace is measured again after it (`pace`).
     static func play(_ recording: String, _ arguments: [String] = []) throws -> OrientdProcess.Result {
-        try booted(["play", recording] + arguments)
+        let result = try booted(["play", recording] + arguments)
+        if let probe = try? run(paceProbe) { measurePace(from: probe.stdout, keepingTheSlower: true) }
+        return result
     }
 
     /// `scripts/vm suspend`: to RAM through systemd, asleep for `seconds`, woken by qemu.
