@@ -8,7 +8,8 @@ import OrientdCore
 /// declares it in the feature report; one without leaves it out.
 ///
 /// Written by hand because it is the device: what a hub's firmware declares. Each byte
-/// that the kernel's drivers depend on is one `real-kernel-notes.md` measured.
+/// that the kernel's drivers depend on was measured against them: drivers/hid/hid-sensor-hub.c
+/// and drivers/iio/accel/hid-sensor-accel-3d.c read it as the real kernel tests show.
 enum SensorHubReports {
     static let bus: UInt16 = 0x06  // BUS_VIRTUAL
     static let vendor: UInt32 = 0xFEED

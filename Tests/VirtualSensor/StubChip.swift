@@ -5,9 +5,9 @@
 /// i2c-stub holds 256 16-bit words a chip: a byte write sets a word's low byte, a word
 /// read returns the whole word, an I2C block read the low bytes of consecutive words. So
 /// a chip whose driver reads words is written a word per axis, one whose driver reads
-/// blocks or bytes (regmap) a byte per register. The facts are in
-/// ../shared/reference/real-kernel-notes.md, "I2C accelerometers on i2c-stub", and in each
-/// driver (drivers/iio/accel, drivers/iio/imu/inv_mpu6050).
+/// blocks or bytes (regmap) a byte per register. The facts are in each driver
+/// (drivers/iio/accel, drivers/iio/imu/inv_mpu6050) and in i2c-stub's
+/// (drivers/i2c/i2c-stub.c, Documentation/i2c/i2c-stub.rst).
 enum StubChip: String, CaseIterable, Sendable {
     /// Kionix KXCJK-1013 (ACPI KIOX000A, SMO8500): 12 bits, words read little-endian.
     case kxcjk1013
