@@ -19,17 +19,13 @@ struct ReadLoop {
     let start: Double
     var monitor: UdevMonitor?
     var udev: Udev?
-    /// With udev: the devices there at the first look, and those udev has announced
-    /// (added) since, less those it said were removed. Only these are opened. udev sends
-    /// its event once the device's rules and RUN programs are done (the rule's chgrp that
-    /// lets orientd set the buffer up); its database says initialized before RUN has run,
-    /// so a device found in sysfs but not yet announced is left for its event (on the real
-    /// kernel one was opened in that gap: EACCES on its buffer). And the kernel sends the
-    /// remove event before the device leaves sysfs, so a look right after can still find it.
-    /// Each is kept with udev's `USEC_INITIALIZED`, which a new device has anew: a sensor
-    /// unplugged and plugged again can be given the same name before udev has sent the old
-    /// one's remove (on the arm64 kernel: EACCES on its buffer), and only its announcement
-    /// may open the new one.
+    /// With udev: the devices there at the first look and those udev has announced since,
+    /// less those it said were removed; only these are opened. udev announces a device
+    /// once its rules and RUN programs are done (the chgrp that lets orientd set the buffer
+    /// up), after its database already says initialized, so a device in sysfs that is not
+    /// announced yet waits for its event; and the kernel's remove comes before the device
+    /// leaves sysfs. Each is kept with its `USEC_INITIALIZED`, new for every plug, so a
+    /// sensor plugged again under its old name is opened only once announced anew.
     var announced: [String: String]?
     /// The `ACCEL_MOUNT_MATRIX` udev gave the device being read when it was opened.
     var mountMatrixProperty: String?
