@@ -54,6 +54,9 @@ final class BufferedScans {
         buffer = try IIOBuffer(device: device, samples: 1, blocks: blocks)
         try buffer.setBlocking(false)
         descriptor = try buffer.pollDescriptor
+        whole =
+            device.context.uri == "local"
+            ? .allocate(byteCount: blocks * decoder.layout.scanSize, alignment: MemoryLayout<Int64>.alignment) : nil
     }
 
     /// The device's own data-ready trigger (`bmc150_accel-dev0`), if the context has it.
@@ -66,49 +69,65 @@ final class BufferedScans {
 
     /// The start of a scan that a read cut short; completed by the next read.
     private var partial: [UInt8] = []
+    /// Room for every scan the kernel buffer holds, for the one read(2) that takes them
+    /// all (`read`); nil for a remote context, read through libiio.
+    private let whole: UnsafeMutableRawBufferPointer?
+
+    deinit { whole?.deallocate() }
 
     /// Reads what the buffer holds and calls `body` for each whole scan. A read that ends
     /// inside a scan (the kernel returns whole scans, but a remote context or a fake
     /// device may not) keeps the piece for the next one, so no scan is lost and none is
-    /// decoded from misaligned bytes.
+    /// decoded from misaligned bytes. Throws EAGAIN when there is nothing to read.
     ///
-    /// Refills until the buffer is empty (at most as many times as it holds scans, so a
-    /// sensor faster than the reader cannot keep it here); throws EAGAIN only when the
-    /// first refill finds nothing.
+    /// A local buffer is read with one read(2) of its whole size from libiio's own
+    /// descriptor: libiio's refill takes one scan a call (its refill size is the
+    /// watermark, which must stay 1, `init`), a system call for each scan. A remote one
+    /// is refilled until empty, at most as many times as it holds scans, so a sensor
+    /// faster than the reader cannot keep it here.
     func read(_ body: (Int64, Int64, Int64, Int64?) -> Void) throws {
+        if let whole {
+            let n: Int
+            do {
+                n = try descriptor.read(into: whole, retryOnInterrupt: true)
+            } catch {
+                throw IIOError("reading the buffer of", device.id, code: (error as? Errno)?.rawValue ?? EIO)
+            }
+            take(UnsafeRawBufferPointer(rebasing: whole[0..<n]), body)
+            return
+        }
         for refill in 0..<blocks {
             do {
-                try readOnce(body)
+                try buffer.refill { take($0, body) }
             } catch let error as IIOError where error.code == EAGAIN && refill > 0 {
                 return
             }
         }
     }
 
-    private func readOnce(_ body: (Int64, Int64, Int64, Int64?) -> Void) throws {
+    /// Decodes each whole scan in `bytes`, after the piece a read before left.
+    private func take(_ bytes: UnsafeRawBufferPointer, _ body: (Int64, Int64, Int64, Int64?) -> Void) {
         let size = decoder.layout.scanSize
-        try buffer.refill { bytes in
-            var offset = 0
-            if !partial.isEmpty {
-                let needed = size - partial.count
-                guard bytes.count >= needed else {
-                    partial += bytes
-                    return
-                }
-                partial += bytes.prefix(needed)
-                partial.withUnsafeBytes { whole in
-                    let s = decoder.decode(whole, at: 0)
-                    body(s.x, s.y, s.z, s.timestamp)
-                }
-                partial = []
-                offset = needed
+        var offset = 0
+        if !partial.isEmpty {
+            let needed = size - partial.count
+            guard bytes.count >= needed else {
+                partial += bytes
+                return
             }
-            while offset + size <= bytes.count {
-                let s = decoder.decode(bytes, at: offset)
+            partial += bytes.prefix(needed)
+            partial.withUnsafeBytes { whole in
+                let s = decoder.decode(whole, at: 0)
                 body(s.x, s.y, s.z, s.timestamp)
-                offset += size
             }
-            if offset < bytes.count { partial = Array(bytes[offset...]) }
+            partial = []
+            offset = needed
         }
+        while offset + size <= bytes.count {
+            let s = decoder.decode(bytes, at: offset)
+            body(s.x, s.y, s.z, s.timestamp)
+            offset += size
+        }
+        if offset < bytes.count { partial = Array(bytes[offset...]) }
     }
 }
