@@ -73,7 +73,7 @@ public struct RecordingSource: SampleSource {
         var pacer = Pacer(speed: speed ?? 1)
         var samples = 0
         var certain = false
-        var schedule = AdaptiveRate(parameters: rate)
+        var schedule = ReplaySchedule(parameters: rate, watchingSensor: watchingSensor)
         // As fast as it goes, a file is parsed on a thread of its own while this one
         // classifies (1M samples: 0.099 → 0.066–0.077 s).
         do {
@@ -81,7 +81,7 @@ public struct RecordingSource: SampleSource {
                 if stopSignal.isSignalled { return .stop }
                 switch event {
                 case .header(let header, let matrix, let line):
-                    schedule = AdaptiveRate(parameters: rate, sensorWatches: watchingSensor || header.offersChangeSensitivity)
+                    schedule.start(header)
                     let (pipeline, warnings) = try makePipeline(header, matrix, line, reader.displayName)
                     warnings.forEach { service.post(.warning($0)) }
                     service.ready(pipeline)
@@ -97,7 +97,7 @@ public struct RecordingSource: SampleSource {
                         let wait = pacer.secondsUntil(sample.time)
                         if wait > 0, stopSignal.wait(seconds: wait) { return .stop }
                     }
-                    if decision.isClassified { service.process(sample) } else { service.still(sample) }
+                    service.take(sample, as: decision)
                     if !certain { certain = service.withService { $0.pipeline.current != nil } }
                 }
                 return .proceed

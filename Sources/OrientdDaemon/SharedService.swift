@@ -42,14 +42,9 @@ public final class SharedService: Sendable {
 
     // MARK: Producer side (any thread)
 
-    /// Classifies one sample.
-    public func process(_ sample: Sample) {
-        update { $0.process(sample) }
-    }
-
-    /// A reading at rest that showed no motion (`AdaptiveRate`): not classified.
-    public func still(_ sample: Sample) {
-        update { $0.still(sample) }
+    /// A reading as the adaptive rate decided: classified, read at rest, or skipped.
+    public func take(_ sample: Sample, as decision: AdaptiveRate.Decision) {
+        update { $0.take(sample, as: decision) }
     }
 
     /// An event of the display sensor's thread, applied under one lock (the service

@@ -1,7 +1,7 @@
 import OrientdCore
 
-/// Plays a labelled recording through a pipeline as fast as possible and judges the
-/// device poses and the screen orientations against its `expect` column. Shared by
+/// Plays a labelled recording through the daemon's service as fast as possible and judges
+/// the device poses and the screen orientations against its `expect` column. Shared by
 /// `orientd evaluate` and the replay tests, so both judge by the same rules.
 public enum LabelledReplay {
     /// Builds the pipeline once the header is known: header, its mount matrix and the
@@ -23,15 +23,19 @@ public enum LabelledReplay {
         public var stillReads = 0
     }
 
-    /// The verdict, or nil when the recording has no `expect` column.
-    /// `rate`: which samples the pipeline sees, as the live daemon would read them; the
-    /// skipped ones are judged too, with the state the daemon had then.
+    /// The verdict, or nil when the recording has no `expect` column. The recording is
+    /// played into an `OrientationService` through a `ReplaySchedule`, as `orientd
+    /// replay` plays it. `rate`: which samples the service sees, as the live daemon would
+    /// read them; the skipped ones are judged too, with the state the daemon had then.
+    /// `said`: what the service would have broadcast or said (its warnings, notes and
+    /// events), in order.
     public static func run(
         _ reader: RecordingReader, latencyBound: Double? = nil, rate: AdaptiveRateParameters = AdaptiveRateParameters(),
-        watchingSensor: Bool = false, makePipeline: PipelineMaker, warning: (InputIssue) -> Void
+        watchingSensor: Bool = false, makePipeline: PipelineMaker, warning: (InputIssue) -> Void,
+        said: (OrientationService.Outgoing) -> Void = { _ in }
     ) throws -> Verdict? {
-        var pipeline: OrientationPipeline?
-        var schedule = AdaptiveRate(parameters: rate)
+        var service: OrientationService?
+        var schedule = ReplaySchedule(parameters: rate, watchingSensor: watchingSensor)
         var counts = (samples: 0, read: 0)
         var still = (seconds: 0.0, reads: 0)
         var lastTime: Double?
@@ -39,8 +43,8 @@ public enum LabelledReplay {
         try reader.readAhead { event in
             switch event {
             case .header(let header, let matrix, let line):
-                schedule = AdaptiveRate(parameters: rate, sensorWatches: watchingSensor || header.offersChangeSensitivity)
-                pipeline = try makePipeline(header, matrix, line)
+                schedule.start(header)
+                service = OrientationService(pipeline: try makePipeline(header, matrix, line))
                 if header.hasExpectColumn {
                     let bound = latencyBound ?? LabelEvaluator.defaultLatencyBound(rate: header.rate)
                     evaluators = (LabelEvaluator(latencyBound: bound), ScreenEvaluator(latencyBound: bound))
@@ -53,18 +57,14 @@ public enum LabelledReplay {
                 if resting, let last = lastTime { still.seconds += max(0, sample.time - last) }
                 lastTime = sample.time
                 let decision = schedule.admit(sample)
-                if resting && decision.isRead { still.reads += 1 }
-                switch decision {
-                case .skip: break
-                case .still:
+                if decision.isRead {
                     counts.read += 1
-                    pipeline?.advanceClock(to: sample.time)
-                case .classify:
-                    counts.read += 1
-                    _ = pipeline?.process(sample)
+                    if resting { still.reads += 1 }
                 }
-                evaluators?.device.observe(time: sample.time, expect: expect, pose: pipeline?.classifier.orientation ?? .unknown)
-                evaluators?.screen.observe(time: sample.time, expect: expect, screen: pipeline?.current?.screen)
+                service?.take(sample, as: decision)
+                if service?.outbox.isEmpty == false, let items = service?.takeOutbox() { items.forEach(said) }
+                evaluators?.device.observe(time: sample.time, expect: expect, pose: service?.pipeline.classifier.orientation ?? .unknown)
+                evaluators?.screen.observe(time: sample.time, expect: expect, screen: service?.pipeline.current?.screen)
             }
             return .proceed
         }

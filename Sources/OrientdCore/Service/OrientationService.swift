@@ -122,6 +122,16 @@ public struct OrientationService: Sendable {
         suggest()
     }
 
+    /// A reading as the adaptive rate decided (`AdaptiveRate.Decision`): classified, read
+    /// at rest, or skipped.
+    public mutating func take(_ sample: Sample, as decision: AdaptiveRate.Decision) {
+        switch decision {
+        case .skip: break
+        case .still: still(sample)
+        case .classify: process(sample)
+        }
+    }
+
     /// Whether the base accelerometer should be read: only while the mode holds the
     /// screen (`rotate-in tablet`) and no switch, which is better, answers.
     public var wantsBaseSensor: Bool {

@@ -50,6 +50,28 @@ struct Evaluate: ParsableCommand {
     @OptionGroup(title: "Classifier parameters") var classifier: ClassifierOptions
     @OptionGroup var sensor: WatchingSensorOption
 
+    /// One recording played as `orientd replay` plays it, and judged; the service's
+    /// warnings and notes said as replay says them.
+    private func judge(_ path: String, factory: PipelineFactory, diagnostics: Diagnostics) throws -> LabelledReplay.Verdict? {
+        let reader = try RecordingReader(path: path, mountMatrixOverridden: mountMatrix.text != nil)
+        defer { reader.close() }
+        return try LabelledReplay.run(
+            reader, latencyBound: latencyBound, rate: classifier.adaptiveRate, watchingSensor: sensor.watchingSensor
+        ) { header, matrix, line in
+            let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
+            made.warnings.forEach { diagnostics.warning($0) }
+            return made.pipeline
+        } warning: {
+            diagnostics.warning($0.description)
+        } said: {
+            switch $0 {
+            case .warning(let message): diagnostics.warning(message)
+            case .note(let message): diagnostics.note(message)
+            default: break
+            }
+        }
+    }
+
     func run() throws {
         let diagnostics = Diagnostics()
         let factory = PipelineFactory(policy: policy, classifier: classifier, mountMatrix: mountMatrix)
@@ -62,18 +84,7 @@ struct Evaluate: ParsableCommand {
         for path in paths {
             let verdict: LabelledReplay.Verdict?
             do {
-                let reader = try RecordingReader(path: path, mountMatrixOverridden: mountMatrix.text != nil)
-                defer { reader.close() }
-                verdict = try LabelledReplay.run(
-                    reader, latencyBound: latencyBound, rate: classifier.adaptiveRate, watchingSensor: sensor.watchingSensor
-                ) {
-                    header, matrix, line in
-                    let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
-                    made.warnings.forEach { diagnostics.warning($0) }
-                    return made.pipeline
-                } warning: {
-                    diagnostics.warning($0.description)
-                }
+                verdict = try judge(path, factory: factory, diagnostics: diagnostics)
             } catch {
                 print("ERROR \(path): \(error)")
                 failures += 1
