@@ -32,18 +32,7 @@ struct TimelineBuilder {
     }
 
     mutating func add(_ step: ScenarioStep) throws(ScenarioError) {
-        guard let kind = step.command.segmentKind else {
-            guard !started else { throw error(step.line, "'start' is given twice; use 'rotate' to change the pose") }
-            guard step.expect == nil else {
-                throw error(step.line, "'start' has no samples of its own, so no 'expect'; label the step after it")
-            }
-            guard step.options.isEmpty else { throw error(step.line, "'start' takes no options") }
-            let target = try resolve(step.pose, line: step.line, defaultHeading: 0)
-            attitude = target
-            quaternion = target.quaternion
-            started = true
-            return
-        }
+        guard let kind = step.command.segmentKind else { return try start(step) }
         guard started else {
             throw error(step.line, "the first step must be 'start POSE', for example 'start portrait tilt 30' or 'start face-up'")
         }
@@ -55,41 +44,14 @@ struct TimelineBuilder {
             from: attitude, to: attitude, fromQuaternion: quaternion, axis: Vector3(0, 0, 1), angle: 0,
             lever: .zero, translation: .zero, label: nil, modifiers: try modifiers(of: step), shake: nil, impact: 0)
         var reader = try OptionReader(source: source, line: step.line, owner: step.command.rawValue, options: step.options)
+        // A hold, or a move that slides or carries the device, keeps its pose: labelled
+        // by it unless the step says otherwise.
         var automaticLabel = false
-
         switch kind {
         case .hold:
             automaticLabel = true
         case .rotate, .pickUp, .putDown:
-            guard !step.pose.isEmpty else {
-                throw error(
-                    step.line,
-                    "'\(step.command)' needs a pose to go to, like '\(step.command) landscape-left 0.6s' or '\(step.command) roll 40 2s'")
-            }
-            let target = try resolve(step.pose, line: step.line, defaultHeading: nil)
-            var turn = quaternion.conjugate * target.quaternion
-            if turn.w < 0 { turn = turn.negated }
-            let (axis, angle) = turn.axisAngle
-            guard angle.degrees <= Self.largestTurn else {
-                throw error(
-                    step.line,
-                    "'\(step.command) \(step.pose.text)' turns the device by \(PoseSpec.format(angle.degrees.rounded()))°, and a half turn has no shortest way; go through a pose in between (two steps) or use 'flip'"
-                )
-            }
-            segment.axis = axis
-            segment.angle = angle
-            segment.to = target
-            segment.lever = -(try reader.vector("pivot", default: settings.pivot, limit: 1))
-            if segment.kind != .rotate {
-                let lift = try reader.number("lift", .metres, default: Self.defaultLift, in: 0...2)
-                let toward = try reader.number("toward", .metres, default: Self.defaultToward, in: -2...2)
-                let sign = segment.kind == .pickUp ? 1.0 : -1.0
-                // Towards the user is backwards in the user's frame.
-                segment.translation = ActivityEffect.worldFromBody(Vector3(-toward, 0, lift)) * sign
-            }
-            if segment.kind == .putDown {
-                segment.impact = try reader.number("impact", .acceleration, default: Self.defaultImpact, in: 0...50)
-            }
+            try turn(step, &segment, &reader)
         case .flip:
             let long = (step.flipAxis ?? "long") == "long"
             // Over the long edge the device turns about its y axis, over the short edge about x.
@@ -115,29 +77,86 @@ struct TimelineBuilder {
             guard segment.translates else {
                 throw error(step.line, "'move' needs a displacement, like 'move 1s forward=0.4' (forward, left, up in metres)")
             }
-            // Sliding or carrying the device does not change its pose.
             automaticLabel = true
         }
         try reader.finish()
+        try continueActivities(of: step, in: &segment)
+        try label(&segment, of: step, automatic: automaticLabel)
+        segments.append(segment)
+        self.duration += duration
+        attitude = segment.to
+        quaternion = segment.attitude(fraction: 1)
+    }
 
-        if let previous = segments.last {
-            for (i, use) in step.modifiers.enumerated() {
-                guard let earlier = previous.modifiers.first(where: { $0.word == use.word }) else { continue }
-                // An activity that spans several steps is one walk, one ride: it keeps the
-                // options of its first step, and saying otherwise later would be ignored.
-                guard use.options.isEmpty || earlier == segment.modifiers[i] else {
-                    throw error(
-                        step.line,
-                        "'\(use.word)' goes on from the step before (line \(previous.line)), so it keeps the options given there; give its options on the first step of the run only"
-                    )
-                }
-                segment.modifiers[i] = earlier
-            }
+    /// `start POSE`: where the device is before the first step.
+    private mutating func start(_ step: ScenarioStep) throws(ScenarioError) {
+        guard !started else { throw error(step.line, "'start' is given twice; use 'rotate' to change the pose") }
+        guard step.expect == nil else {
+            throw error(step.line, "'start' has no samples of its own, so no 'expect'; label the step after it")
         }
+        guard step.options.isEmpty else { throw error(step.line, "'start' takes no options") }
+        let target = try resolve(step.pose, line: step.line, defaultHeading: 0)
+        attitude = target
+        quaternion = target.quaternion
+        started = true
+    }
 
+    /// A rotation, pick-up or put-down: the shortest turn to the step's pose, about its
+    /// pivot, with the lift and the impact its options give.
+    private func turn(_ step: ScenarioStep, _ segment: inout Segment, _ reader: inout OptionReader) throws(ScenarioError) {
+        guard !step.pose.isEmpty else {
+            throw error(
+                step.line,
+                "'\(step.command)' needs a pose to go to, like '\(step.command) landscape-left 0.6s' or '\(step.command) roll 40 2s'")
+        }
+        let target = try resolve(step.pose, line: step.line, defaultHeading: nil)
+        var turn = quaternion.conjugate * target.quaternion
+        if turn.w < 0 { turn = turn.negated }
+        let (axis, angle) = turn.axisAngle
+        guard angle.degrees <= Self.largestTurn else {
+            throw error(
+                step.line,
+                "'\(step.command) \(step.pose.text)' turns the device by \(PoseSpec.format(angle.degrees.rounded()))°, and a half turn has no shortest way; go through a pose in between (two steps) or use 'flip'"
+            )
+        }
+        segment.axis = axis
+        segment.angle = angle
+        segment.to = target
+        segment.lever = -(try reader.vector("pivot", default: settings.pivot, limit: 1))
+        if segment.kind != .rotate {
+            let lift = try reader.number("lift", .metres, default: Self.defaultLift, in: 0...2)
+            let toward = try reader.number("toward", .metres, default: Self.defaultToward, in: -2...2)
+            let sign = segment.kind == .pickUp ? 1.0 : -1.0
+            // Towards the user is backwards in the user's frame.
+            segment.translation = ActivityEffect.worldFromBody(Vector3(-toward, 0, lift)) * sign
+        }
+        if segment.kind == .putDown {
+            segment.impact = try reader.number("impact", .acceleration, default: Self.defaultImpact, in: 0...50)
+        }
+    }
+
+    /// An activity that spans several steps is one walk, one ride: it keeps the options of
+    /// its first step, and saying otherwise later would be ignored, so it is refused.
+    private func continueActivities(of step: ScenarioStep, in segment: inout Segment) throws(ScenarioError) {
+        guard let previous = segments.last else { return }
+        for (i, use) in step.modifiers.enumerated() {
+            guard let earlier = previous.modifiers.first(where: { $0.word == use.word }) else { continue }
+            guard use.options.isEmpty || earlier == segment.modifiers[i] else {
+                throw error(
+                    step.line,
+                    "'\(use.word)' goes on from the step before (line \(previous.line)), so it keeps the options given there; give its options on the first step of the run only"
+                )
+            }
+            segment.modifiers[i] = earlier
+        }
+    }
+
+    /// The step's label: as it says (checked against the pose it ends in), or the pose it
+    /// holds when it keeps one.
+    private func label(_ segment: inout Segment, of step: ScenarioStep, automatic: Bool) throws(ScenarioError) {
         switch step.expect {
         case .none:
-            segment.label = automaticLabel ? LabelRules.automatic(roll: attitude.roll, tilt: attitude.tilt).map(PoseLabel.pose) : nil
+            segment.label = automatic ? LabelRules.automatic(roll: attitude.roll, tilt: attitude.tilt).map(PoseLabel.pose) : nil
         case .some(.none):
             segment.label = nil
         case .some(.some(let label)):
@@ -145,11 +164,6 @@ struct TimelineBuilder {
             if case .pose(let pose) = label { try checkHonest(pose, segment, line: step.line) }
             segment.label = label
         }
-
-        segments.append(segment)
-        self.duration += duration
-        attitude = segment.to
-        quaternion = segment.attitude(fraction: 1)
     }
 
     /// The pose a step goes to; what the step leaves out comes from where the device is.

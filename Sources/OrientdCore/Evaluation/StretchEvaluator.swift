@@ -102,6 +102,21 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
     }
 
     public func result() -> Result {
+        let (stretches, stretchOf) = grouped()
+        var walk = Walk(count: stretches.count)
+        var previous = initial
+        for (index, sample) in samples.enumerated() {
+            let i = stretchOf[index]
+            walk.observe(sample, in: i, of: stretches, after: previous, evaluator: self)
+            previous = sample.state
+        }
+        var result = summary(stretches, walk)
+        result.violations.sort { $0.time < $1.time }
+        return result
+    }
+
+    /// The samples' runs of one label, and each sample's run.
+    private func grouped() -> (stretches: [Pending], stretchOf: [Int]) {
         var stretches: [Pending] = []
         var stretchOf: [Int] = []
         stretchOf.reserveCapacity(samples.count)
@@ -113,65 +128,82 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
             }
             stretchOf.append(stretches.count - 1)
         }
+        return (stretches, stretchOf)
+    }
+
+    /// What the walk through the samples found, stretch by stretch.
+    private struct Walk {
         var violations: [Violation] = []
         var changes = 0
-        var previous = initial
-        var reached: [Double?] = Array(repeating: nil, count: stretches.count)
-        var unsettling = Array(repeating: 0, count: stretches.count)
-        var unstableReported = Set<Int>()
-        var counted = Array(repeating: (samples: 0, matching: 0), count: stretches.count)
         var motionChanges = 0
+        /// When each hold's label was first reported.
+        var reached: [Double?]
+        var unsettling: [Int]
+        var unstableReported = Set<Int>()
+        var counted: [(samples: Int, matching: Int)]
 
-        func nextLabelled(after index: Int) -> Pending? {
-            stretches[(index + 1)...].first { $0.label != nil }
+        init(count: Int) {
+            reached = Array(repeating: nil, count: count)
+            unsettling = Array(repeating: 0, count: count)
+            counted = Array(repeating: (samples: 0, matching: 0), count: count)
         }
-        func name(_ state: State) -> String { describe(state) }
 
-        for (sampleIndex, s) in samples.enumerated() {
-            let i = stretchOf[sampleIndex]
+        /// One sample of stretch `i`, the state before it being `before`.
+        mutating func observe(
+            _ s: (time: Double, label: Label?, state: State), in i: Int, of stretches: [Pending], after before: State,
+            evaluator: StretchEvaluator
+        ) {
             let stretch = stretches[i]
             counted[i].samples += 1
             if s.state == stretch.label?.state { counted[i].matching += 1 }
-            if s.state != previous {
-                let before = previous
-                changes += 1
-                let next = stretch.label == nil ? nextLabelled(after: i) : nil
-                let target = stretch.label ?? next?.label
-                if stretch.label == nil {
-                    let endsTurn = next.map { $0.label?.state == s.state && $0.start - s.time <= latencyBound + 1e-9 } ?? false
-                    if !endsTurn { motionChanges += 1 }
-                }
-                let settled = stretch.label == .stable && s.time - stretch.start > latencyBound + 1e-9
-                if settled {
-                    unsettling[i] += 1
-                    if unstableReported.insert(i).inserted {
-                        violations.append(
-                            Violation(
-                                kind: .unstable, time: s.time,
-                                message:
-                                    "changed \(name(before)) → \(name(s.state)) during a stable stretch (\(formatSeconds(stretch.start))–\(formatSeconds(stretch.end)) s)"
-                            ))
-                    }
-                } else if let wanted = target?.state, s.state != wanted {
-                    violations.append(
-                        Violation(
-                            kind: .spurious, time: s.time,
-                            message: "spurious change \(name(before)) → \(name(s.state)) (expected \(describe(wanted)))"))
-                    if reached[i] != nil { unsettling[i] += 1 }
-                } else if stretch.label?.state != nil, reached[i] != nil {
-                    unsettling[i] += 1
-                    if unstableReported.insert(i).inserted {
-                        violations.append(
-                            Violation(kind: .unstable, time: s.time, message: "left and re-entered \(name(s.state)) within its stretch"))
-                    }
-                }
-            }
-            previous = s.state
+            if s.state != before { changed(from: before, to: s.state, at: s.time, in: i, of: stretches, evaluator: evaluator) }
             if let wanted = stretch.label?.state, s.state == wanted, reached[i] == nil {
                 reached[i] = s.time
             }
         }
 
+        /// A change of the reported state, judged by the rules above.
+        private mutating func changed(
+            from before: State, to state: State, at time: Double, in i: Int, of stretches: [Pending], evaluator: StretchEvaluator
+        ) {
+            let bound = evaluator.latencyBound
+            let name = evaluator.describe
+            let stretch = stretches[i]
+            changes += 1
+            let next = stretch.label == nil ? stretches[(i + 1)...].first { $0.label != nil } : nil
+            let target = stretch.label ?? next?.label
+            if stretch.label == nil {
+                let endsTurn = next.map { $0.label?.state == state && $0.start - time <= bound + 1e-9 } ?? false
+                if !endsTurn { motionChanges += 1 }
+            }
+            if stretch.label == .stable && time - stretch.start > bound + 1e-9 {
+                unsettling[i] += 1
+                if unstableReported.insert(i).inserted {
+                    let span = "\(formatSeconds(stretch.start))–\(formatSeconds(stretch.end)) s"
+                    violations.append(
+                        Violation(
+                            kind: .unstable, time: time,
+                            message: "changed \(name(before)) → \(name(state)) during a stable stretch (\(span))"))
+                }
+            } else if let wanted = target?.state, state != wanted {
+                violations.append(
+                    Violation(
+                        kind: .spurious, time: time,
+                        message: "spurious change \(name(before)) → \(name(state)) (expected \(name(wanted)))"))
+                if reached[i] != nil { unsettling[i] += 1 }
+            } else if stretch.label?.state != nil, reached[i] != nil {
+                unsettling[i] += 1
+                if unstableReported.insert(i).inserted {
+                    let message = "left and re-entered \(name(state)) within its stretch"
+                    violations.append(Violation(kind: .unstable, time: time, message: message))
+                }
+            }
+        }
+    }
+
+    /// Each labelled stretch's figures, and the holds missed or reached late.
+    private func summary(_ stretches: [Pending], _ walk: Walk) -> Result {
+        var violations = walk.violations
         var results: [Stretch] = []
         var motionSeconds = 0.0
         for (i, stretch) in stretches.enumerated() {
@@ -182,34 +214,28 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
             let latency: Double? =
                 switch label {
                 case .stable: min(latencyBound, stretch.end - stretch.start)
-                case .state: reached[i].map { $0 - stretch.start }
+                case .state: walk.reached[i].map { $0 - stretch.start }
                 }
             results.append(
                 Stretch(
                     label: label, start: stretch.start, end: stretch.end, latency: latency,
-                    changesAfterSettling: unsettling[i], samples: counted[i].samples, matchingSamples: counted[i].matching))
+                    changesAfterSettling: walk.unsettling[i], samples: walk.counted[i].samples,
+                    matchingSamples: walk.counted[i].matching))
             guard let wanted = label.state else { continue }
             if let latency {
                 if latency > latencyBound + 1e-9 {
-                    violations.append(
-                        Violation(
-                            kind: .late, time: stretch.start,
-                            message:
-                                "\(describe(wanted)) reported \(formatSeconds(latency)) s after its stretch began (bound \(formatSeconds(latencyBound)) s)"
-                        ))
+                    let late = "\(formatSeconds(latency)) s after its stretch began (bound \(formatSeconds(latencyBound)) s)"
+                    violations.append(Violation(kind: .late, time: stretch.start, message: "\(describe(wanted)) reported \(late)"))
                 }
             } else {
+                let span = "\(formatSeconds(stretch.start))–\(formatSeconds(stretch.end)) s"
                 violations.append(
-                    Violation(
-                        kind: .missed, time: stretch.start,
-                        message:
-                            "\(describe(wanted)) never reported during its stretch \(formatSeconds(stretch.start))–\(formatSeconds(stretch.end)) s"
-                    ))
+                    Violation(kind: .missed, time: stretch.start, message: "\(describe(wanted)) never reported during its stretch \(span)"))
             }
         }
-        violations.sort { $0.time < $1.time }
         return Result(
-            stretches: results, violations: violations, changes: changes, motionSeconds: motionSeconds, motionChanges: motionChanges)
+            stretches: results, violations: violations, changes: walk.changes, motionSeconds: motionSeconds,
+            motionChanges: walk.motionChanges)
     }
 }
 

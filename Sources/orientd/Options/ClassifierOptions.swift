@@ -1,7 +1,7 @@
 import ArgumentParser
 import OrientdCore
 
-/// The classifier's parameters; docs/classifier.md, "Classifier parameters" says what each does and
+/// The classifier's parameters; docs/classifier.md, "Parameters", says what each does and
 /// where its default came from.
 struct ClassifierOptions: ParsableArguments {
     @Option(
