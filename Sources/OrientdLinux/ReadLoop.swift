@@ -9,7 +9,7 @@ import SystemPackage
 
 /// The sensor thread's state; lives and dies on that thread. This file finds a sensor,
 /// waits for one to appear and notices it go (udev); reading it is in
-/// `ReadLoop+Polled.swift` and `ReadLoop+Buffered.swift`.
+/// `ReadLoop+Polled.swift` and `BufferedReading.swift`.
 struct ReadLoop {
     let configuration: SensorReader.Configuration
     let stop: WakeUp
@@ -30,7 +30,7 @@ struct ReadLoop {
     /// The `ACCEL_MOUNT_MATRIX` udev gave the device being read when it was opened.
     var mountMatrixProperty: String?
     /// Rings when the system resumes, so a reader waiting a minute on a silent sensor
-    /// looks at it then (`readBuffered`); nil when it could not be made.
+    /// looks at it then (`BufferedReading`); nil when it could not be made.
     var resume: ResumeAlarm?
 
     init(
@@ -112,91 +112,6 @@ struct ReadLoop {
             ?? .failure(SensorChoice.Failure(description: "no base accelerometer"))
     }
 
-    /// What woke the thread in `wait`.
-    struct Wake {
-        /// poll(2)'s result: the number of descriptors ready, 0 on time-out, -1 on error.
-        var ready: Int32
-        var interrupted: Bool
-        var stop: Bool
-        var hotPlug: Bool
-        /// The reading gate's doorbell rang: `drainGate()` says what it means.
-        var gate: Bool
-        /// The system resumed from a suspend, or the wall clock was set (`ResumeAlarm`,
-        /// acknowledged already).
-        var resumed: Bool
-        /// The data descriptor's returned events.
-        var data: Int16
-        var timedOut: Bool { ready == 0 }
-    }
-
-    /// Waits in poll(2) until the stop signal, the udev monitor, the reading gate, the
-    /// resume alarm or `data` is ready, or `milliseconds` pass (-1: no limit). The one
-    /// place that builds the descriptors; a tuple rather than an array, as this runs for
-    /// every sample (and so not `PollSet`, which builds arrays for each wait).
-    func wait(milliseconds: Int32, data: FileDescriptor? = nil) -> Wake {
-        var fds = (
-            pollfd(fd: stop.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: monitor?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: gate.doorbell.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: resume?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: data?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
-        )
-        let count: nfds_t = data == nil ? 4 : 5
-        let ready = withUnsafeMutableBytes(of: &fds) { bytes in
-            // A tuple of five pollfds is laid out as an array of them (homogeneous
-            // tuples are), and its buffer is never empty.
-            poll(bytes.baseAddress!.assumingMemoryBound(to: pollfd.self), count, milliseconds)
-        }
-        let interrupted = ready < 0 && errno == EINTR
-        let resumed = fds.3.revents != 0
-        if resumed { resume?.acknowledge() }
-        return Wake(
-            ready: ready, interrupted: interrupted, stop: fds.0.revents != 0, hotPlug: fds.1.revents != 0,
-            gate: fds.2.revents != 0, resumed: resumed, data: fds.4.revents)
-    }
-
-    /// What a wake-up means for reading `id`: asked to stop, udev ending the device
-    /// (`drainUdev(for:)`), or the gate closed (`drainGate()`); nil: read on.
-    mutating func end(after wake: Wake, reading id: String) -> ReadEnd? {
-        if wake.stop { return .stopped }
-        if wake.hotPlug, let end = drainUdev(for: id) { return end }
-        if wake.gate, drainGate() == .closed { return .paused }
-        return nil
-    }
-
-    enum GatePosition { case open, closed }
-
-    /// After the gate's doorbell rang: silences it, then reads where the gate stands.
-    /// Drained before the flag is read, so a change made meanwhile rings again.
-    func drainGate() -> GatePosition {
-        gate.doorbell.drain()
-        return gate.isOpen ? .open : .closed
-    }
-
-    /// Blocks until udev reports an IIO device added (or, without udev, a few seconds
-    /// pass); false when asked to stop.
-    mutating func waitForHotPlug() -> Bool {
-        // What the discovery before used of this thread's stack, it does not need while
-        // it waits (a 2-in-1's base reader may wait for good).
-        ResidentMemory.releaseUnusedThreadStack()
-        guard let monitor else {
-            return sleepOrStop(seconds: 2)
-        }
-        while true {
-            let wake = wait(milliseconds: -1)
-            if wake.interrupted { continue }
-            if wake.stop { return false }
-            if wake.gate { _ = drainGate() }
-            while let event = monitor.receive() {
-                note(event)
-                if event.action == .add || event.action == .change { return true }
-            }
-        }
-    }
-
-    /// Sleeps `seconds`; false when asked to stop meanwhile.
-    func sleepOrStop(seconds: Double) -> Bool { !stop.wait(seconds: seconds) }
-
     /// Why reading one sensor stopped.
     enum ReadEnd {
         /// The thread was asked to stop.
@@ -277,22 +192,7 @@ struct ReadLoop {
                 }
                 emit(.reading(device: id, read: info.readPath))
             }
-            let end: ReadEnd =
-                switch reading {
-                case .buffered(let scans):
-                    readBuffered(
-                        scans, info: info, polledInstead: given?.polledInstead ?? false,
-                        retrying: given.map {
-                            BufferSilence(
-                                retrying: $0.episode.lastScan, givenUp: $0.episode.givenUp, now: MonotonicClock.now,
-                                waiting: $0.patience)
-                        })
-                case .polled(let axes):
-                    readPolled(
-                        axes, device: device, info: info,
-                        until: given.map { MonotonicClock.now + BufferSilence.retryDelay(givenUp: $0.episode.givenUp) })
-                case nil: .paused
-                }
+            let end = read(reading, device: device, info: info, given: given)
             given?.patience = 0
             if !end.continuesSilence { given = nil }
             switch end {
@@ -309,31 +209,9 @@ struct ReadLoop {
                 // the driver can power the sensor down; the polled files were closed.
                 reading = nil
             case .bufferSilent(let episode):
-                // Its values may still answer though its buffer is dead (a hub that stopped
-                // its input reports, as iio-sensor-proxy's users have reported): read them polled meanwhile. The
-                // buffer is let go first, as most drivers refuse raw reads while it is on.
                 reading = nil
                 if replaced(id, opened: identity) { return true }
-                given = GivenUpBuffer(episode: episode, polledInstead: given?.polledInstead ?? false)
-                let axes = PolledAxes.open(device, syspath: syspath)
-                if let axes, case .success = axes.read() {
-                    if given?.polledInstead == false {
-                        given?.polledInstead = true
-                        let seconds = JSONLineWriter.number(MonotonicClock.now - episode.lastScan, decimals: 1)
-                        emit(
-                            .warning(
-                                "\(id): its buffer has sent nothing for \(seconds) s, though the sensor answers reads; "
-                                    + "reading it polled until the buffer sends again"))
-                        emit(.reading(device: id, read: .polled, because: "its buffer sends nothing", time: MonotonicClock.now - start))
-                    }
-                    reading = .polled(axes)
-                } else {
-                    // Nothing answers: wait on a new buffer, still stalled, as long as
-                    // polled reading would have lasted before the next look.
-                    axes?.close()
-                    given?.patience = BufferSilence.retryDelay(givenUp: episode.givenUp)
-                    reading = startReading(device, info: &info, syspath: syspath)
-                }
+                reading = standIn(forDead: episode, given: &given, device: device, info: &info, syspath: syspath)
             case .retryBuffer:
                 reading = nil
                 if replaced(id, opened: identity) { return true }
@@ -346,6 +224,55 @@ struct ReadLoop {
         }
     }
 
+    /// Reads the sensor through `reading` until that ends (nil: the gate closed); after a
+    /// dead buffer was given up (`given`), a buffer carries its episode on and polled
+    /// reading lasts until the buffer is tried again.
+    private mutating func read(_ reading: Reading?, device: IIODevice, info: AccelerometerInfo, given: GivenUpBuffer?) -> ReadEnd {
+        switch reading {
+        case .buffered(let scans):
+            let retrying = given.map {
+                BufferSilence(retrying: $0.episode.lastScan, givenUp: $0.episode.givenUp, now: MonotonicClock.now, waiting: $0.patience)
+            }
+            var buffered = BufferedReading(
+                scans, info: info, configuration: configuration, polledInstead: given?.polledInstead ?? false, retrying: retrying)
+            return buffered.run(in: &self)
+        case .polled(let axes):
+            return readPolled(
+                axes, device: device, info: info,
+                until: given.map { MonotonicClock.now + BufferSilence.retryDelay(givenUp: $0.episode.givenUp) })
+        case nil:
+            return .paused
+        }
+    }
+
+    /// What reads a sensor whose buffer was given up. Its values may still answer though
+    /// its buffer is dead (a hub that stopped its input reports, as iio-sensor-proxy's
+    /// users have reported): read them polled meanwhile, said once an episode. Nothing
+    /// answers: a new buffer, waited on still stalled as long as polled reading would have
+    /// lasted before the next look. The old buffer is let go first, as most drivers refuse
+    /// raw reads while it is on.
+    private func standIn(
+        forDead episode: BufferSilence, given: inout GivenUpBuffer?, device: IIODevice, info: inout AccelerometerInfo, syspath: String?
+    ) -> Reading? {
+        given = GivenUpBuffer(episode: episode, polledInstead: given?.polledInstead ?? false)
+        let axes = PolledAxes.open(device, syspath: syspath)
+        if let axes, case .success = axes.read() {
+            if given?.polledInstead == false {
+                given?.polledInstead = true
+                let seconds = JSONLineWriter.number(MonotonicClock.now - episode.lastScan, decimals: 1)
+                emit(
+                    .warning(
+                        "\(device.id): its buffer has sent nothing for \(seconds) s, though the sensor answers reads; "
+                            + "reading it polled until the buffer sends again"))
+                emit(.reading(device: device.id, read: .polled, because: "its buffer sends nothing", time: MonotonicClock.now - start))
+            }
+            return .polled(axes)
+        }
+        axes?.close()
+        given?.patience = BufferSilence.retryDelay(givenUp: episode.givenUp)
+        return startReading(device, info: &info, syspath: syspath)
+    }
+
     /// A dead buffer given up, while it stays so: its episode, carried on by each try of
     /// the buffer; whether the sensor is read polled meanwhile (said once an episode); and
     /// how long to wait on the next try before the usual grace (a sensor whose reads
@@ -354,19 +281,6 @@ struct ReadLoop {
         var episode: BufferSilence
         var polledInstead: Bool
         var patience = 0.0
-    }
-
-    /// Whether the sensor, let go of (a pause, a dead buffer given up or tried again), is
-    /// another device now, and so said lost. Nothing of it held open, the kernel may have
-    /// given its name to a device plugged since, one udev has yet to set up (libiio's
-    /// writes refused, EACCES) or has yet to say the first one went: opened by the old
-    /// name, it would be read as the sensor it replaced. udev's remove is awaited, so it
-    /// is looked for again as udev sees it.
-    private mutating func replaced(_ id: String, opened identity: IIODeviceIdentity?) -> Bool {
-        guard let change = IIODeviceIdentity.change(of: id, opened: identity) else { return false }
-        emit(.lost(device: id, reason: change))
-        awaitUdev(on: id)
-        return true
     }
 
     /// Makes what reads the sensor: its buffer, or (without one, or when it cannot be
@@ -390,78 +304,6 @@ struct ReadLoop {
             }
         }
         return PolledAxes.open(device, syspath: syspath).map { .polled($0) }
-    }
-
-    /// While the gate is closed: waits for it to open (nil), the stop signal, or udev
-    /// saying the device went away. Nothing but the udev monitor and the two signals is
-    /// watched, so an idle sensor costs no wake-up.
-    private mutating func waitForGate(_ id: String) -> ReadEnd? {
-        while true {
-            if drainGate() == .open { return nil }
-            let wake = wait(milliseconds: -1)
-            if wake.interrupted { continue }
-            if wake.stop { return .stopped }
-            if wake.hotPlug, let end = drainUdev(for: id) { return end }
-        }
-    }
-
-    /// After the device failed under the reader: waits until udev has said it was removed,
-    /// or has nothing more to say (its queue is empty), for at most 10 s, so that the
-    /// device is looked for again as udev sees it. Looked for at once, the same name could
-    /// be found while the kernel takes it down and udev still has it: opened, then lost
-    /// again (an extra lost and attached on the real kernel, under load).
-    private mutating func awaitUdev(on id: String) {
-        guard let monitor, let udev else { return }
-        let deadline = MonotonicClock.now + 10
-        while MonotonicClock.now < deadline {
-            // Read before the drain: once the queue is empty its events are all sent.
-            let settled = udev.isSettled
-            var removed = false
-            while let event = monitor.receive() {
-                note(event)
-                if event.device.sysname == id && event.action == .remove { removed = true }
-            }
-            if removed || settled { return }
-            let wake = wait(milliseconds: 50)
-            if wake.stop { return }
-            if wake.gate { _ = drainGate() }
-        }
-    }
-
-    /// Drains udev's monitor, keeping track of what was removed and added (`note`), and
-    /// says whether what it said ends reading `id`: it went away, or a `change` gave it
-    /// another mount matrix (`orientd calibrate --apply`, or a hwdb entry and `udevadm
-    /// trigger`): it is then opened again with it, no restart needed.
-    mutating func drainUdev(for id: String) -> ReadEnd? {
-        guard let monitor else { return nil }
-        var end: ReadEnd?
-        while let event = monitor.receive() {
-            note(event)
-            guard event.device.sysname == id else { continue }
-            if event.action == .remove {
-                end = .lost("removed")
-            } else if event.action == .change, configuration.mountMatrixOverride == nil, end == nil,
-                event.device.properties["ACCEL_MOUNT_MATRIX"] != mountMatrixProperty
-            {
-                let matrix = event.device.properties["ACCEL_MOUNT_MATRIX"].map { "ACCEL_MOUNT_MATRIX=\($0)" } ?? "none"
-                end = .lost("udev changed its mount matrix (now \(matrix)); opening it again")
-            }
-        }
-        return end
-    }
-
-    /// Which device of that name it is: udev's `USEC_INITIALIZED`, set once per device when
-    /// udev first sees it ("" where there is none, as under umockdev: the name alone).
-    static func instance(of device: UdevDevice?) -> String {
-        device?.properties["USEC_INITIALIZED"] ?? ""
-    }
-
-    mutating func note(_ event: UdevMonitor.Event) {
-        switch event.action {
-        case .remove: announced?[event.device.sysname] = nil
-        case .add, .change: announced?[event.device.sysname] = Self.instance(of: event.device)
-        default: break
-        }
     }
 }
 

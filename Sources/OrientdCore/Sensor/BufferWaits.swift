@@ -1,4 +1,4 @@
-/// When the buffered reader reads and how long it waits in between (`ReadLoop+Buffered`),
+/// When the buffered reader reads and how long it waits in between (`BufferedReading`),
 /// from plain times, so the rules are tested without a kernel. Times are seconds on the
 /// monotonic clock; waits are poll(2)'s milliseconds.
 public enum BufferWaits {

@@ -3,7 +3,7 @@
 /// reader asks it for a reading every `interval` to know it still answers. A check left
 /// unanswered (no reading, or one slower than `BufferSilence.hungAfter`) lets the silence
 /// run on to a stall (`BufferSilence`) until scans come or the pace changes. Times in
-/// seconds on one clock; no I/O (`ReadLoop+Buffered` reads the attribute).
+/// seconds on one clock; no I/O (`BufferedReading` reads the attribute).
 public struct WatchCheck: Sendable, Equatable {
     /// How often the sensor is asked: each check costs a few wake-ups, so this bounds a
     /// still device's (at most 0.1 a second with systemd's watchdog), and a
