@@ -188,6 +188,16 @@ enum Guest {
         try booted(["shell", "--timeout", "\(Int(timeout))", "--", script])
     }
 
+    /// Runs Tests/RealKernelTests/guest/NAME.sh in the guest as `run` runs a script, with
+    /// `arguments` as its positional parameters: the guest side of a test lives in a file
+    /// of its own, which shellcheck checks (scripts/lint).
+    static func run(script name: String, _ arguments: [String] = [], timeout: Double = 120) throws -> OrientdProcess.Result {
+        let path = repository.appendingPathComponent("Tests/RealKernelTests/guest/\(name).sh").path
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw GuestError("cannot read \(path)") }
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+        return try run("set -- \(quoted.joined(separator: " "))\n\(text)", timeout: timeout)
+    }
+
     /// `scripts/vm play`: the recording through the kernel into the installed daemon.
     /// The pace is measured again after it (`pace`).
     static func play(_ recording: String, _ arguments: [String] = []) throws -> OrientdProcess.Result {

@@ -60,26 +60,7 @@ extension RealKernelTests {
         // whatever moment it runs, and a quick flick's swing (6–14 m/s²) is no reading
         // "near 1 g" (measured on Debian 13: 7.4 m/s² mid-flick).
         let recording = try Guest.copyIn(Self.recordings.appendingPathComponent("steep-tilt-reading.csv").path)
-        let result = try Guest.run(
-            #"""
-            set -u
-            systemctl mask --runtime --quiet orientd
-            for chip in \#(Self.chips.joined(separator: " ")); do
-                systemd-run --quiet --unit="virtual-sensor-$chip" --collect \
-                    /mnt/share/virtual-sensor devices --display \#(recording) --driver $chip --loop
-                wait_until 10 test -e /sys/bus/iio/devices/iio:device0/name || true
-                d=/sys/bus/iio/devices/iio:device0
-                scale=$(cat $d/in_accel_scale 2>/dev/null || cat $d/in_accel_x_scale)
-                frequency=$(cat $d/sampling_frequency 2>/dev/null || cat $d/in_accel_sampling_frequency 2>/dev/null || echo null)
-                buffer=$([ -e $d/scan_elements/in_accel_x_en ] && echo yes || echo no)
-                doctor=$(orientd doctor 2>/dev/null | grep -E '^(ok|PROBLEM) +(sensor|readings|gravity) ' | cut -c1-8 | tr -d ' ' | tr '\n' ,)
-                orientd list --json | jq -c --arg chip $chip --arg scale "$scale" --arg frequency "$frequency" --arg doctor "$doctor" \
-                    --arg buffer $buffer '.[0] + {chip: $chip, driverScale: $scale, driverFrequency: $frequency, doctor: $doctor, buffer: $buffer}'
-                systemctl stop "virtual-sensor-$chip"
-                wait_until 5 test ! -e /sys/bus/iio/devices/iio:device0 || true
-            done
-            systemctl unmask --runtime --quiet orientd
-            """#, timeout: 300)
+        let result = try Guest.run(script: "i2c-list-and-doctor", [Self.chips.joined(separator: " "), recording], timeout: 300)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -126,22 +107,7 @@ extension RealKernelTests {
         // ACCEL_LOCATION, here from a hwdb entry on the base chip's modalias (i2c:NAME;
         // a real machine's entry adds its DMI).
         let (display, base) = try Self.hingeRecordings()
-        let result = try Guest.run(
-            """
-            set -u
-            printf 'sensor:modalias:i2c:bmc150_accel:*\\n ACCEL_LOCATION=base\\n' > /etc/udev/hwdb.d/61-orientd-i2c-base.hwdb
-            systemd-hwdb update && udevadm control --reload
-            plug_devices --display \(display) --driver bma250e --base \(base) --base-driver bmc150_accel
-            orientd monitor >/dev/null 2>&1 &
-            monitor=$!
-            await_mode '\\["laptop","hinge",'
-            await_mode '\\["tablet","hinge",'
-            echo "hinge: $(mode_events)"
-            echo "status: $(orientd ctl status | jq -c '{source, base}')"
-            echo "list: $(orientd list --json | jq -c '[.[] | {name, location, chosen}]')"
-            echo quit > /run/vs.ctl
-            kill $monitor 2>/dev/null; true
-            """, timeout: 180)
+        let result = try Guest.run(script: "i2c-two-in-one", [display, base], timeout: 180)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let hinge = try #require(lines.first { $0.hasPrefix("hinge: ") }, "\(result.stdout)")
@@ -193,21 +159,7 @@ extension RealKernelTests {
         // The administrator's recipe (docs/live-sensors.md): a trigger made in configfs,
         // given to the chip by a udev rule as it appears, before orientd opens it. A
         // sampler logs the trigger's rate as the kernel holds it, every 0.2 s.
-        let setup = try Guest.run(
-            """
-            set -eu
-            modprobe iio-trig-hrtimer
-            mkdir -p /sys/kernel/config/iio/triggers/hrtimer/orientd-test
-            udevadm settle
-            for t in /sys/bus/iio/devices/trigger*; do [ "$(cat $t/name)" = orientd-test ] && trigger=$t; done
-            echo 50 > $trigger/sampling_frequency
-            stat -c '%G %A' $trigger/sampling_frequency
-            echo 'ACTION=="add", SUBSYSTEM=="iio", ATTR{name}=="lis3dh", ATTR{trigger/current_trigger}="orientd-test"' \
-                > /etc/udev/rules.d/59-orientd-test-trigger.rules
-            udevadm control --reload
-            systemd-run --quiet --unit=orientd-test-trigger-rate --collect \
-                sh -c "while :; do cat $trigger/sampling_frequency; sleep 0.2; done > /run/trigger-rate.log"
-            """)
+        let setup = try Guest.run(script: "i2c-hrtimer-trigger")
         #expect(setup.status == 0, "\(setup.stderr)")
         #expect(setup.stdout.hasPrefix("orientd -rw-rw-r--"), "the package's rule gives orientd the trigger's rate: \(setup.stdout)")
         let path = Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path

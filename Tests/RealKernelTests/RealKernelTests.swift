@@ -184,44 +184,7 @@ extension RealKernelTests {
     static func hotPlugTwentyTimes(feederOptions: String = "") throws {
         try Guest.copyInFeeder()
         let recording = try Guest.copyIn(Self.recordings.appendingPathComponent("quick-flick-rotations.csv").path)
-        let result = try Guest.run(
-            #"""
-            set -u
-            plug_devices --display \#(recording) \#(feederOptions) --loop
-            orientd monitor > /run/monitor.ndjson 2>/run/monitor.err &
-            monitor=$!
-            seen() { grep -c "\"state\":\"$1\"" /run/monitor.ndjson; }
-            wait_for() {  # wait_for STATE N: the monitor has seen STATE N times (10 s)
-                for i in $(seq 200); do [ "$(count "$1")" -ge "$2" ] && return 0; sleep 0.05; done
-                fail "cycle $cycle: no $1 event (count $(count "$1") < $2): $(tail -3 /run/monitor.ndjson)"
-            }
-            pid=$(main_pid)
-            sleep 1
-            # What the monitor was told on connecting is not counted.
-            lost0=$(seen lost) attached0=$(seen attached)
-            count() { echo $(( $(seen "$1") - $(eval echo \$${1}0) )); }
-            for cycle in $(seq 1 20); do
-                echo unplug display > /run/vs.ctl
-                wait_for lost "$cycle"
-                echo plug display > /run/vs.ctl
-                wait_for attached "$cycle"
-                # Samples flow again: the daemon's latest sample time moves on.
-                before=$(sample_time)
-                for i in $(seq 100); do later "$(sample_time)" "$before" && break; sleep 0.05; done
-                later "$(sample_time)" "$before" || fail "cycle $cycle: no samples after attached"
-                [ "$cycle" = 3 ] && baseline=$(daemon_resources $pid)
-            done
-            end=$(daemon_resources $pid)
-            # And orientation events still follow the looped rotations.
-            turns=$(grep -c '"cause":"sensor"' /run/monitor.ndjson)
-            for i in $(seq 100); do [ "$(grep -c '"cause":"sensor"' /run/monitor.ndjson)" -gt "$turns" ] && break; sleep 0.1; done
-            after=$(grep -c '"cause":"sensor"' /run/monitor.ndjson)
-            kill $monitor  # before the feeder's last unplug
-            echo quit > /run/vs.ctl
-            printf '{"baseline":[%s],"end":[%s],"pid":%s,"nowpid":%s,"lost":%s,"attached":%s,"turns":%s,"after":%s,"restarts":%s}\n' \
-                "$(echo $baseline | tr ' ' ,)" "$(echo $end | tr ' ' ,)" "$pid" "$(main_pid)" \
-                "$(count lost)" "$(count attached)" "$turns" "$after" "$(restarts)"
-            """#, timeout: 240)
+        let result = try Guest.run(script: "hot-plug-twenty", [recording, feederOptions], timeout: 240)
         #expect(result.status == 0, "\(result.stderr)")
         let line = try #require(result.stdout.split(separator: "\n").last, "no summary: \(result.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
@@ -254,33 +217,7 @@ extension RealKernelTests {
         }
         try Guest.copyInFeeder()
         let recording = try Guest.copyIn(path)
-        let exercise = try Guest.run(
-            """
-            set -e
-            plug_devices --display \(recording) --loop
-            orientd monitor > /run/monitor.ndjson 2>&1 &  # a consumer: without one nothing is read
-            monitor=$!
-            systemctl reload orientd
-            sleep 1
-            # udev slow to take the sensor away, and slow in the RUN programs of the new
-            # one (before orientd's rule's chgrp, and after udev's database already says
-            # it is set up): it comes back, as iio:device1, before udev is done with
-            # iio:device0. The daemon, woken by the new trigger or by the reader's
-            # failure, must not open the sensor before udev announces it, or its buffer
-            # and rate are refused (EACCES; seen twice in CI).
-            printf '%s\\n' 'ACTION=="remove", SUBSYSTEM=="iio", KERNEL=="iio:device*", RUN+="/bin/sleep 3"' \
-                'ACTION=="add", SUBSYSTEM=="iio", KERNEL=="iio:device*", RUN+="/bin/sleep 2"' \
-                > /etc/udev/rules.d/59-orientd-test-slow.rules
-            udevadm control --reload
-            echo unplug > /run/vs.ctl; sleep 1; echo plug > /run/vs.ctl
-            for i in $(seq 200); do [ "$(grep -c '"state":"attached"' /run/monitor.ndjson)" -ge 2 ] && break; sleep 0.1; done
-            grep '"state":"attached"' /run/monitor.ndjson | tail -1 | grep -q '"read":"buffered"' \
-                || { echo "not read through its buffer after the slow plug:"; cat /run/monitor.ndjson; exit 1; }
-            orientd ctl status >/dev/null
-            echo quit > /run/vs.ctl
-            kill $monitor  # the guest agent waits for every holder of the output to end
-            systemctl is-active orientd
-            """, timeout: 120)
+        let exercise = try Guest.run(script: "sandbox-exercise", [recording], timeout: 120)
         #expect(exercise.status == 0, "\(exercise.stdout)\(exercise.stderr)")
         let journal = try Guest.run(
             """
@@ -307,35 +244,7 @@ extension RealKernelTests {
         // read polled as the old one.
         let recording = try Guest.copyIn(Self.recordings.appendingPathComponent("picked-up-from-table.csv").path)
         try Guest.copyInFeeder()
-        let exercise = try Guest.run(
-            """
-            set -e
-            journal_count() { daemon_journal | grep -c "$1" || true; }
-            read_buffered() { [ "$(journal_count '"state":"reading".*"read":"buffered"')" -ge 1 ]; }
-            let_go() { [ "$(journal_count '"state":"idle"')" -ge 2 ]; }
-            attached_buffered() { grep '"state":"attached"' /run/replaced.ndjson | grep -q '"read":"buffered"'; }
-            new_device() { i=$(stat -c %i /sys/bus/iio/devices/iio:device0 2>/dev/null) && [ "$i" != "$before" ]; }
-            plug_devices --display \(recording) --loop
-            orientd monitor > /dev/null 2>&1 & monitor=$!
-            wait_until 30 read_buffered || { echo "not read buffered:"; daemon_journal; exit 1; }
-            kill $monitor
-            wait_until 30 let_go || { echo "not let go:"; daemon_journal; exit 1; }
-            printf '%s\\n' 'ACTION=="remove", SUBSYSTEM=="iio", KERNEL=="iio:device*", RUN+="/bin/sleep 6"' \\
-                'ACTION=="add", SUBSYSTEM=="iio", KERNEL=="iio:device*", RUN+="/bin/sleep 2"' \\
-                > /etc/udev/rules.d/59-orientd-test-slow.rules
-            udevadm control --reload
-            before=$(stat -c %i /sys/bus/iio/devices/iio:device0)
-            echo unplug > /run/vs.ctl; sleep 1; echo plug > /run/vs.ctl
-            wait_until 30 new_device || { echo "no new iio:device0:"; ls -l /sys/bus/iio/devices; exit 1; }
-            echo "new iio:device0, group $(stat -c %G /sys/bus/iio/devices/iio:device0/buffer/enable)"
-            orientd monitor > /run/replaced.ndjson 2>&1 & monitor=$!
-            wait_until 60 attached_buffered || true
-            kill $monitor
-            echo quit > /run/vs.ctl
-            echo "== events"; cat /run/replaced.ndjson
-            echo "== journal"; daemon_journal | grep -Ei 'permission denied|EACCES|failed' || true
-            echo "== restarts $(restarts)"
-            """, timeout: 180)
+        let exercise = try Guest.run(script: "replaced-while-not-read", [recording], timeout: 180)
         #expect(exercise.status == 0, "\(exercise.stdout)\(exercise.stderr)")
         let sections = exercise.stdout.components(separatedBy: "== ")
         let events = (sections.first { $0.hasPrefix("events") } ?? "").split(separator: "\n").dropFirst().compactMap {
@@ -381,34 +290,7 @@ extension RealKernelTests {
         // would: ACCEL_LOCATION=base from a local udev rule (both hubs have one modalias,
         // so the hwdb cannot).
         let (display, base) = try Self.hingeRecordings()
-        let result = try Guest.run(
-            """
-            set -u
-            echo 'SUBSYSTEM=="iio", KERNELS=="0006:FEED:BA5E.*", ENV{ACCEL_LOCATION}="base"' \
-                > /etc/udev/rules.d/59-orientd-test-base.rules
-            udevadm control --reload
-            start() {
-                plug_devices "$@"
-                orientd monitor >/dev/null 2>&1 &  # a consumer: without one nothing is read
-                monitors="${monitors:-} $!"
-            }
-            start --display \(display) --base \(base)
-            await_mode '\\["laptop","hinge",'
-            await_mode '\\["tablet","hinge",'
-            echo "hinge: $(mode_events)"
-            orientd ctl status | jq -c '{base, "mode-source"}'
-            echo quit > /run/vs.ctl; sleep 1
-            systemctl stop orientd
-            start --display \(display) --base \(base) --switch laptop
-            await_mode '\\["laptop","switch",'
-            echo tablet > /run/vs.ctl
-            await_mode '\\["tablet","switch",'
-            echo laptop > /run/vs.ctl
-            for i in $(seq 100); do [ "$(mode_events | grep -o '"switch"' | wc -l)" -ge 3 ] && break; sleep 0.1; done
-            echo "switch: $(mode_events)"
-            echo quit > /run/vs.ctl
-            kill $monitors 2>/dev/null; true  # the agent waits for every holder of the output to end
-            """, timeout: 180)
+        let result = try Guest.run(script: "two-in-one", [display, base], timeout: 180)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let hinge = try #require(lines.first { $0.hasPrefix("hinge: ") }, "\(result.stdout)")
@@ -441,24 +323,7 @@ extension RealKernelTests {
         // that nothing has powered the sensor up yet.
         try Guest.copyInFeeder()
         let recording = try Guest.copyIn(Self.recordings.appendingPathComponent("picked-up-from-table.csv").path)
-        let result = try Guest.run(
-            """
-            set -u
-            plug_devices --display \(recording) --loop
-            reading() { orientd ctl status | jq -c '{reading, consumers}'; }
-            # Each wait's failure ends the script (fail in $(...) ends only the subshell).
-            took=$(until_runtime_status 'suspended|unsupported' 15) || exit 1
-            echo "idle: $took s $(runtime_status) $(reading)"
-            orientd monitor >/dev/null 2>&1 & monitor=$!
-            took=$(until_runtime_status active 3) || exit 1
-            echo "subscribed: $took s $(reading)"
-            sleep 3
-            echo "still subscribed: $(runtime_status)"
-            kill $monitor
-            took=$(until_runtime_status suspended 15) || exit 1
-            echo "left: $took s $(reading)"
-            echo quit > /run/vs.ctl
-            """, timeout: 120)
+        let result = try Guest.run(script: "runtime-suspend", [recording], timeout: 120)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         print("real kernel, runtime PM: \(result.stdout.split(separator: "\n").joined(separator: "; "))")
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -497,36 +362,7 @@ extension RealKernelTests {
         // daemon then watches at rest.
         let watching = readPath == "--buffered"
         let hub = readPath.hasSuffix("--no-sensitivity") ? "--no-sensitivity" : ""
-        let result = try Guest.run(
-            """
-            set -u
-            \(poll ? #"mkdir -p /etc/systemd/system/orientd.service.d; printf '[Service]\nExecStart=\nExecStart=/usr/bin/orientd run --wait --poll\n' > /etc/systemd/system/orientd.service.d/poll.conf; systemctl daemon-reload"# : "")
-            since=$(date '+%Y-%m-%d %H:%M:%S')
-            sleep 1  # the journal's --since is to the second
-            plug_devices --display \(portrait) --loop \(hub)
-            orientd monitor > /tmp/monitor.jsonl 2>/dev/null &
-            monitor=$!
-            pace() { orientd ctl status | jq -r .pace; }
-            for i in $(seq 100); do case $(pace) in rest|watch) break ;; esac; sleep 0.1; done
-            echo "at rest: $(orientd ctl status | jq -c '{pace, rate}') sysfs $(cat /sys/bus/iio/devices/iio:device0/in_accel_sampling_frequency)"
-            echo "hysteresis: $(cat /sys/bus/iio/devices/iio:device0/in_accel_hysteresis 2>&1)"
-            # Each thread's voluntary switches, so a count over the bound says whose they are.
-            threads() { for t in /proc/"$(main_pid)"/task/*; do printf '%s:%s ' "$(cat "$t/comm")" "$(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status")"; done; }
-            echo "threads before: $(threads)"
-            before=$(daemon_wakeups); sleep 5; after=$(daemon_wakeups)
-            echo "threads after: $(threads)"
-            echo "wake-ups: $(( after - before )) in 5 s"
-            echo "still at rest: $(pace)"
-            echo "play display \(landscape)" > /run/vs.ctl
-            wait_until 15 grep -q '"device":"landscape-left"' /tmp/monitor.jsonl || true
-            echo "turned: $(grep -c '"device":"landscape-left"' /tmp/monitor.jsonl)"
-            echo quit > /run/vs.ctl
-            kill $monitor
-            journalctl -b -o cat --no-pager --since "$since" -u 'virtual-sensor-devices-*' | grep '"event":"interval"' \\
-                | jq -r .milliseconds | tr '\\n' ' '
-            echo
-            rm -rf /etc/systemd/system/orientd.service.d
-            """, timeout: 120)
+        let result = try Guest.run(script: "quiet-when-still", [poll ? "polled" : "buffered", portrait, hub, landscape], timeout: 120)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         print("real kernel, adaptive rate \(readPath): \(result.stdout.split(separator: "\n").joined(separator: "; "))")
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -593,32 +429,7 @@ extension RealKernelTests {
         // keeps the device upright for the check after --apply.
         let (upright, flat, turned) = try Self.turnedAndFlippedPoses(in: Scratch())
         try Guest.copyInFeeder()
-        let result = try Guest.run(
-            """
-            set -u
-            plug_devices --display \(upright) \(chip.map { "--driver \($0)" } ?? "") --loop
-            orientd monitor > /tmp/monitor.jsonl 2>/dev/null &
-            monitor=$!
-            wait_until 10 grep -q '"device":"landscape-left"' /tmp/monitor.jsonl || true
-            pid=$(main_pid)
-            echo "before: $(grep -o '"device":"[a-z-]*"' /tmp/monitor.jsonl | tail -1)"
-            orientd calibrate --upright \(upright) --flat \(flat) --turned \(turned) --apply --json > /tmp/calibrate.json 2>/tmp/calibrate.err
-            echo "status: $?"
-            # printf, not echo: dash's echo would turn the JSON's \n escapes into newlines.
-            printf 'json: %s\n' "$(cat /tmp/calibrate.json)"
-            echo "file: $(grep -v '^#' /etc/udev/hwdb.d/61-orientd-display.hwdb | tr '\\n' '|')"
-            echo "udev: $(udevadm info -q property /sys/bus/iio/devices/iio:device0 | grep ACCEL_MOUNT_MATRIX)"
-            wait_until 10 grep -q '"device":"portrait"' /tmp/monitor.jsonl || true
-            echo "after: $(grep -o '"device":"[a-z-]*"' /tmp/monitor.jsonl | tail -1)"
-            echo "daemon: $pid $(main_pid) $(restarts)"
-            echo "list: $(orientd list --json | jq -c '.[0] | {mountMatrix, mountMatrixSource}')"
-            # The undo it printed, run as printed.
-            sh -c "$(sed -n 's/^To undo: //p' /tmp/calibrate.err)"
-            echo "undone: $(udevadm info -q property /sys/bus/iio/devices/iio:device0 | grep -c ACCEL_MOUNT_MATRIX)"
-            kill $monitor
-            echo quit > /run/vs.ctl
-            cat /tmp/calibrate.err >&2
-            """, timeout: 180)
+        let result = try Guest.run(script: "calibrate-apply", [upright, chip.map { "--driver \($0)" } ?? "", flat, turned], timeout: 180)
         print("real kernel, calibrate --apply: \(result.stdout)\(result.stderr)")
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -667,34 +478,7 @@ extension RealKernelTests {
         let moving = try Guest.copyIn(try scratch.write("shaken.csv", shaken))
         let (upright, flat, turned) = try Self.turnedAndFlippedPoses(in: scratch)
         try Guest.copyInFeeder()
-        let result = try Guest.run(
-            """
-            set -u
-            plug_devices --display \(moving) --loop
-            tmux new-session -d -s calibrate -x 220 -y 60 \
-                'orientd calibrate --hold 1; echo "exit status $?"; sleep 600'
-            screen() { tmux capture-pane -p -S - -t calibrate; }
-            wait_for() {  # the screen that showed it stays in /tmp/screen.txt (the next may not)
-                for i in $(seq 600); do screen > /tmp/screen.txt; grep -qF -- "$1" /tmp/screen.txt && return; sleep 0.1; done
-                cat /tmp/screen.txt >&2; fail "'$1' never came on the screen"
-            }
-            wait_for "the way you read it"
-            tmux send-keys -t calibrate Enter
-            wait_for "m/s²): hold it still"
-            cp /tmp/screen.txt /tmp/moving.txt
-            echo "play display \(upright)" > /run/vs.ctl
-            wait_for "screen up, then press Enter"
-            echo "play display \(flat)" > /run/vs.ctl
-            tmux send-keys -t calibrate Enter
-            wait_for "left edge up), then press Enter"
-            echo "play display \(turned)" > /run/vs.ctl
-            tmux send-keys -t calibrate Enter
-            wait_for "exit status"
-            echo "=== moving"; cat /tmp/moving.txt
-            echo "=== end"; screen
-            tmux kill-server
-            echo quit > /run/vs.ctl
-            """, timeout: 240)
+        let result = try Guest.run(script: "calibrate-interactive", [moving, upright, flat, turned], timeout: 240)
         print("real kernel, calibrate at a terminal:\n\(result.stdout)\(result.stderr)")
         #expect(result.status == 0, "\(result.stderr)")
         let moved = result.stdout.components(separatedBy: "=== end").first ?? ""
@@ -740,53 +524,7 @@ extension RealKernelTests {
         let inG = try recording("in-g.csv") { (0.03 * sin(d.init($0) * 1.7), -1 + 0.04 * cos(d.init($0) * 2.3), 0.02) }
         let zeros = try recording("zeros.csv") { _ in (0, 0, 0) }
         try Guest.copyInFeeder()
-        let result = try Guest.run(
-            """
-            set -u
-            doctor() {  # NAME: the exit status and the checks found a problem
-                orientd doctor --json > /tmp/doctor-$1.json 2>/tmp/doctor-$1.err
-                echo "$1: $? $(jq -r 'select(.verdict == "problem") | .check' /tmp/doctor-$1.json | tr '\\n' ',')"
-            }
-            replug() {
-                echo quit > /run/vs.ctl
-                for i in $(seq 100); do ls /sys/bus/iio/devices/ | grep -q iio:device || break; sleep 0.1; done
-                plug_devices --display "$1" --loop
-                for i in $(seq 100); do ls /sys/bus/iio/devices/ | grep -q iio:device && break; sleep 0.1; done
-                sleep 1
-            }
-            plug_devices --display \(healthy) --loop
-            sleep 1
-            doctor healthy
-            orientd ctl lock landscape > /dev/null
-            doctor locked
-            orientd ctl unlock > /dev/null
-            orientd ctl mode laptop > /dev/null
-            doctor laptop
-            orientd ctl mode auto > /dev/null
-            printf '#!/bin/sh\\n' > /usr/local/bin/rotate-screen && chmod 644 /usr/local/bin/rotate-screen
-            echo 'exec = rotate-screen' >> /etc/orientd.conf
-            systemctl reload orientd && sleep 1
-            doctor hook
-            sed -i '/^exec = rotate-screen/d' /etc/orientd.conf
-            systemctl reload orientd && sleep 1
-            rm /etc/systemd/system/iio-sensor-proxy.service && systemctl daemon-reload
-            systemctl start iio-sensor-proxy
-            doctor proxy
-            systemctl stop iio-sensor-proxy
-            ln -s /dev/null /etc/systemd/system/iio-sensor-proxy.service && systemctl daemon-reload
-            replug \(stale)
-            doctor stale
-            replug \(inG)
-            doctor scale
-            replug \(zeros)
-            doctor zeros
-            echo quit > /run/vs.ctl
-            echo "=== healthy"; cat /tmp/doctor-healthy.json /tmp/doctor-healthy.err
-            for name in locked laptop hook proxy stale scale zeros; do
-                echo "=== $name"; jq -c 'select(.verdict == "problem")' /tmp/doctor-$name.json; cat /tmp/doctor-$name.err
-            done
-            journalctl -b -u orientd -o cat --no-pager | grep -v '^{' | tail -20 >&2
-            """, timeout: 300)
+        let result = try Guest.run(script: "doctor-faults", [healthy, stale, inG, zeros], timeout: 300)
         print("real kernel, doctor:\n\(result.stdout)\(result.stderr)")
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -816,26 +554,7 @@ extension RealKernelTests {
         // turn about the hinge: the base's matrix is that one with y and z negated.
         let (upright, flat, turned) = try Self.turnedAndFlippedPoses(in: Scratch())
         try Guest.copyInFeeder()
-        let result = try Guest.run(
-            """
-            set -u
-            echo 'SUBSYSTEM=="iio", KERNELS=="0006:FEED:BA5E.*", ENV{ACCEL_LOCATION}="base"' \
-                > /etc/udev/rules.d/59-orientd-test-base.rules
-            udevadm control --reload
-            plug_devices --display \(upright) --base \(upright) --loop
-            for i in $(seq 100); do [ "$(ls /sys/bus/iio/devices | grep -c iio:device)" = 2 ] && break; sleep 0.1; done
-            udevadm settle
-            orientd calibrate --base --upright \(upright) --flat \(flat) --turned \(turned) --json > /tmp/base.json
-            echo "status: $?"
-            printf 'json: %s\\n' "$(cat /tmp/base.json)"
-            orientd calibrate --base --upright \(upright) --flat \(flat) --turned \(turned) --apply > /dev/null 2> /tmp/apply.err
-            echo "apply: $?"
-            echo "error: $(cat /tmp/apply.err)"
-            echo "written: $(ls /etc/udev/hwdb.d | grep -c orientd)"
-            echo "base: $(orientd list --json | jq -r '.[] | select(.location == "base") | .device')"
-            echo "display: $(orientd list --json | jq -r '.[] | select(.chosen) | .device')"
-            echo quit > /run/vs.ctl
-            """, timeout: 120)
+        let result = try Guest.run(script: "calibrate-base", [upright, flat, turned], timeout: 120)
         print("real kernel, calibrate --base: \(result.stdout)\(result.stderr)")
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -887,65 +606,8 @@ extension RealKernelTests {
         let recording = try Guest.copyIn(path)
         try Guest.copyInFeeder()
         let result = try Guest.run(
-            #"""
-            set -u
-            stamp() { while IFS= read -r line; do printf '%s %s\n' "$(uptime_now)" "$line"; done; }
-            threads() {  # per thread of $1: id, voluntary switches, CPU nanoseconds
-                for task in /proc/"$1"/task/*; do
-                    echo "${task##*/} $(awk '/^voluntary_ctxt_switches/ { print $2 }' "$task/status") $(cut -d' ' -f1 "$task/schedstat")"
-                done 2>/dev/null | awk 'NF == 3' | sort  # not a thread that ended while read
-            }
-            # Wake-ups/s and CPU % between two samples, per thread alive at the end.
-            rate() { join -a 2 -e 0 -o 2.2,1.2,2.3,1.3 "$1" "$2" | awk -v t="$3" '{ s += $1 - $2; c += $3 - $4 } END { printf "%.2f %.3f", s / t, c / t / 1e7 }'; }
-            for subject in orientd iio-sensor-proxy; do
-                if [ $subject = iio-sensor-proxy ]; then
-                    systemctl mask --runtime --quiet orientd
-                    rm -f /etc/systemd/system/iio-sensor-proxy.service
-                else
-                    systemctl unmask --runtime --quiet orientd
-                    ln -sf /dev/null /etc/systemd/system/iio-sensor-proxy.service
-                fi
-                systemctl daemon-reload
-                systemd-run --quiet --unit=side-feeder-$subject --collect -p StandardOutput=file:/run/side-$subject.feeder \
-                    /mnt/share/virtual-sensor devices --display \#(recording) --on-demand --control /run/vs.ctl
-                pid=0
-                for i in $(seq 100); do pid=$(systemctl show -p MainPID --value $subject); [ "$pid" != 0 ] && break; sleep 0.1; done
-                [ "$pid" != 0 ] || fail "$subject did not start when the sensor was plugged"
-                if [ $subject = orientd ]; then
-                    wait_until 10 test -S /run/orientd/control.sock || true
-                    consumer="orientd monitor"
-                else
-                    sleep 1  # its D-Bus name
-                    consumer="stdbuf -oL monitor-sensor --accel"
-                fi
-                # Its own pid noted, to end it alone (pkill -f would match this script).
-                sh -c 'echo $$ > /run/side-consumer.pid; exec '"$consumer" 2>&1 | stamp > /run/side-$subject.txt &
-                wait_until 10 grep -q '"event":"started"' /run/side-$subject.feeder || true
-                started=$(grep -o '"event":"started".*' /run/side-$subject.feeder | head -1 | sed 's/.*"time":\([0-9.]*\).*/\1/')
-                [ -n "$started" ] || fail "$subject: the driver never asked the hub for data: $(cat /run/side-$subject.feeder)"
-                at() { while awk -v s="$started" -v t="$1" -v now="$(uptime_now)" 'BEGIN { exit !(now < s + t) }'; do sleep 0.1; done; }
-                at 7; threads $pid > /run/a
-                at \#(stillSeconds); threads $pid > /run/b
-                at \#(duration + 0.5); threads $pid > /run/c
-                anon=$(awk '/^RssAnon/ { print $2 }' /proc/$pid/status)
-                printf '%s %s %s %s %s\n' "$subject" "$(rate /run/a /run/b \#(stillSeconds - 7))" \
-                    "$(rate /run/b /run/c \#(duration + 0.5 - stillSeconds))" "$anon" "$started" > /run/side-$subject.cost
-                echo quit > /run/vs.ctl
-                sleep 1
-                kill "$(cat /run/side-consumer.pid)"
-                systemctl stop $subject
-            done
-            systemctl unmask --runtime --quiet orientd
-            ln -sf /dev/null /etc/systemd/system/iio-sensor-proxy.service
-            systemctl daemon-reload
-            for subject in orientd iio-sensor-proxy; do
-                echo "== $(cat /run/side-$subject.cost)"
-                started=$(cut -d' ' -f7 /run/side-$subject.cost)
-                # Each change, on the recording's clock.
-                grep -E '"event":"orientation"|orientation changed' /run/side-$subject.txt \
-                    | awk -v s="$started" '{ t = $1; $1 = ""; printf "%.2f%s\n", t - s, $0 }'
-            done
-            """#, timeout: 180)
+            script: "side-by-side",
+            [recording, "\(stillSeconds)", "\(duration + 0.5)", "\(stillSeconds - 7)", "\(duration + 0.5 - stillSeconds)"], timeout: 180)
         #expect(result.status == 0, "\(result.stderr)")
         var sections: [String: [Substring]] = [:]
         var current = ""
@@ -1014,50 +676,12 @@ extension RealKernelTests {
         let forgets = pace == "full"
         try Guest.copyInFeeder()
         let recording = try Guest.copyIn(Self.recordings.appendingPathComponent("turned-after-lying-still.csv").path)
-        let turns = #"grep -c '"cause":"sensor"' /var/tmp/monitor.jsonl"#
-        let before = try Guest.run(
-            """
-            set -u
-            install -m 755 /mnt/share/virtual-sensor /usr/local/bin/virtual-sensor
-            cp \(recording) /var/tmp/turns.csv
-            systemd-run --quiet --unit=virtual-sensor-suspend --collect \\
-                /usr/local/bin/virtual-sensor devices --display /var/tmp/turns.csv --loop --control /run/vs.ctl\(forgets ? " --forget-on-resume" : "")
-            wait_until 10 test -S /run/orientd/control.sock || true
-            systemd-run --quiet --unit=monitor-suspend --collect sh -c 'exec orientd monitor > /var/tmp/monitor.jsonl'
-            for i in $(seq 200); do [ "$(\(turns))" -ge 2 ] && break; sleep 0.1; done
-            [ "$(\(turns))" -ge 2 ] || fail "no turns before the suspend: $(cat /var/tmp/monitor.jsonl)"
-            # The pace seen is the one printed: asking again could find the turn's full
-            # rate over (1.5 s, about as long as a status under TCG on a busy host).
-            for i in $(seq 400); do pace=$(orientd ctl status | jq -r .pace); [ "$pace" = \(pace) ] && break; sleep 0.05; done
-            printf '{"pace":"%s","turns":%s,"pid":%s}\\n' "$pace" "$(\(turns))" \\
-                "$(main_pid)"
-            """)
+        let before = try Guest.run(script: "suspend-before", [recording, forgets ? "--forget-on-resume" : "", pace])
         #expect(before.status == 0, "\(before.stderr)")
         let asleep = try Guest.suspend(seconds: 5)
         #expect(asleep.status == 0, "scripts/vm suspend: \(asleep.stderr)")
         guard before.status == 0, asleep.status == 0 else { return }
-        let after = try Guest.run(
-            """
-            before=$(echo '\(before.stdout.trimmingCharacters(in: .whitespacesAndNewlines))' | jq .turns)
-            # Two more turns of the looped recording (one comes every 3–4.5 s), for 30 s
-            # by the clock: a count of tries takes longer the slower the guest runs.
-            until=$(( $(cut -d. -f1 /proc/uptime) + 30 ))
-            while [ "$(\(turns))" -lt $(( before + 2 )) ] && [ "$(cut -d. -f1 /proc/uptime)" -lt $until ]; do sleep 0.1; done
-            printf '{"turns":%s,"pid":%s,"restarts":%s,"sleeps":%s,"forgot":%s}\\n' "$(( $(\(turns)) - before ))" \\
-                "$(main_pid)" "$(restarts)" \\
-                "$(journalctl -b -k -o cat --no-pager | grep -c 'PM: suspend exit')" \\
-                "$(journalctl -b -u virtual-sensor-suspend -o cat --no-pager | grep -c '"resumed":true')"
-            # What this daemon (not those of the tests before it in this boot) said besides
-            # events: notes of its start, no lost sensor or stall.
-            daemon_journal \
-                | grep -v '^{' >&2
-            if [ "$(( $(\(turns)) - before ))" -lt 2 ]; then
-                echo "what the hub saw (the feeder's log):" >&2
-                journalctl -b -u virtual-sensor-suspend -o cat --no-pager | grep -v '"sensitivity"' | tail -20 >&2
-                echo "the daemon's status: $(orientd ctl status | jq -c '{reading, pace, rate, time, "sensor-trouble"}')" >&2
-            fi
-            systemctl stop monitor-suspend virtual-sensor-suspend
-            """, timeout: 90)
+        let after = try Guest.run(script: "suspend-after", [before.stdout.trimmingCharacters(in: .whitespacesAndNewlines)], timeout: 90)
         print(
             "real kernel, suspend at the \(pace) pace: before \(before.stdout.trimmingCharacters(in: .newlines)), after \(after.stdout.trimmingCharacters(in: .newlines)); \(asleep.stderr.split(separator: "\n").joined(separator: "; "))"
         )
