@@ -76,7 +76,7 @@ final class SoakSource: SampleSource, Sendable {
                 }
                 let landscape = Int(t / 10) % 2 == 1
                 let v = landscape ? Vector3(-g + noise(), noise(), 0.3 + noise()) : Vector3(noise(), -g + noise(), 0.3 + noise())
-                service.process(Sample(time: t, acceleration: v))
+                service.take(Sample(time: t, acceleration: v), as: .classify(paceChange: nil))
             }
             done.store(true, ordering: .releasing)
             service.finish(.completed)

@@ -59,7 +59,7 @@ final class TurningSource: SampleSource, Sendable {
                 for _ in 0..<Int(seconds * 100) {
                     time += 0.01
                     let t0 = now()
-                    service.process(Sample(time: time, acceleration: v))
+                    service.take(Sample(time: time, acceleration: v), as: .classify(paceChange: nil))
                     if service.withService({ $0.pipeline.current?.screen }) != before {
                         decided.store(t0, ordering: .releasing)
                         return true
