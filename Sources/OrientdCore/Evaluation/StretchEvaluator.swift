@@ -103,11 +103,11 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
 
     public func result() -> Result {
         let (stretches, stretchOf) = grouped()
-        var walk = Walk(count: stretches.count)
+        var walk = Walk(stretches: stretches, latencyBound: latencyBound, describe: describe)
         var previous = initial
         for (index, sample) in samples.enumerated() {
             let i = stretchOf[index]
-            walk.observe(sample, in: i, of: stretches, after: previous, evaluator: self)
+            walk.observe(sample, in: i, after: previous)
             previous = sample.state
         }
         var result = summary(stretches, walk)
@@ -133,6 +133,9 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
 
     /// What the walk through the samples found, stretch by stretch.
     private struct Walk {
+        let stretches: [Pending]
+        let bound: Double
+        let name: @Sendable (State) -> String
         var violations: [Violation] = []
         var changes = 0
         var motionChanges = 0
@@ -142,32 +145,29 @@ public struct StretchEvaluator<State: Hashable & Sendable>: Sendable {
         var unstableReported = Set<Int>()
         var counted: [(samples: Int, matching: Int)]
 
-        init(count: Int) {
+        init(stretches: [Pending], latencyBound: Double, describe: @escaping @Sendable (State) -> String) {
+            self.stretches = stretches
+            bound = latencyBound
+            name = describe
+            let count = stretches.count
             reached = Array(repeating: nil, count: count)
             unsettling = Array(repeating: 0, count: count)
             counted = Array(repeating: (samples: 0, matching: 0), count: count)
         }
 
         /// One sample of stretch `i`, the state before it being `before`.
-        mutating func observe(
-            _ s: (time: Double, label: Label?, state: State), in i: Int, of stretches: [Pending], after before: State,
-            evaluator: StretchEvaluator
-        ) {
+        mutating func observe(_ s: (time: Double, label: Label?, state: State), in i: Int, after before: State) {
             let stretch = stretches[i]
             counted[i].samples += 1
             if s.state == stretch.label?.state { counted[i].matching += 1 }
-            if s.state != before { changed(from: before, to: s.state, at: s.time, in: i, of: stretches, evaluator: evaluator) }
+            if s.state != before { changed(from: before, to: s.state, at: s.time, in: i) }
             if let wanted = stretch.label?.state, s.state == wanted, reached[i] == nil {
                 reached[i] = s.time
             }
         }
 
         /// A change of the reported state, judged by the rules above.
-        private mutating func changed(
-            from before: State, to state: State, at time: Double, in i: Int, of stretches: [Pending], evaluator: StretchEvaluator
-        ) {
-            let bound = evaluator.latencyBound
-            let name = evaluator.describe
+        private mutating func changed(from before: State, to state: State, at time: Double, in i: Int) {
             let stretch = stretches[i]
             changes += 1
             let next = stretch.label == nil ? stretches[(i + 1)...].first { $0.label != nil } : nil
