@@ -153,18 +153,39 @@ public struct OrientationClassifier: Sendable {
         } else {
             candidateCount += 1
         }
-        guard candidateCount >= parameters.minimumSamples,
-            t - candidateSince >= hold(for: proposal, at: t),
-            t - lastDisturbance >= parameters.settleTime,
-            !isHandledOffFlat(proposal, at: t)
-        else { return nil }
+        guard holdBack(proposal, at: t) == nil else { return nil }
         orientation = proposal
         if proposal.isUpright { lastUpright = proposal }
         candidateCount = 0
         return proposal
     }
 
-    /// How long `proposal` must be proposed before it is reported. From upright to
+    /// The gate: the first rule `proposal` does not meet yet at `t`, or nil when it is
+    /// reported. It must be proposed by `minimumSamples` readings for its hold, with no
+    /// disturbance in the last `settleTime`, and not be handled off flat.
+    @inline(__always)
+    private func holdBack(_ proposal: DeviceOrientation, at t: Double) -> HoldBack? {
+        if candidateCount < parameters.minimumSamples {
+            return .readings(have: candidateCount, need: parameters.minimumSamples)
+        }
+        let (seconds, reason) = hold(for: proposal, at: t)
+        if t - candidateSince < seconds { return .hold(seconds: seconds, reason: reason) }
+        if t - lastDisturbance < parameters.settleTime { return .disturbance(at: lastDisturbance) }
+        if isHandledOffFlat(proposal, at: t) { return .offFlat(since: max(lastFlat, lastDisturbance)) }
+        return nil
+    }
+
+    /// What the classifier knows after the last reading (`ClassifierEvidence`): computed
+    /// here on demand, for `orientd explain`.
+    public var evidence: ClassifierEvidence {
+        let pending = candidate != orientation && candidateCount > 0
+        return ClassifierEvidence(
+            time: lastTime, reported: orientation, filtered: hasFilter ? filtered : nil, proposed: pending ? candidate : nil,
+            proposedSince: candidateSince, holdBack: pending ? holdBack(candidate, at: lastTime) : nil,
+            lastDisturbance: lastDisturbance.isFinite ? lastDisturbance : nil, walking: steps.isWalking(at: lastTime))
+    }
+
+    /// How long `proposal` must be proposed before it is reported, and why. From upright to
     /// face-up or face-down, a tilt short of `faceSureTilt` must hold for `faceHoldTime`:
     /// steps swing a device held steeply in a walking hand across face-enter-tilt for a
     /// quarter of a second at a time, while one laid down reads nearly flat at once.
@@ -176,17 +197,21 @@ public struct OrientationClassifier: Sendable {
     /// turns the screen, for `flatSettleTime`: a step can hold a steep diagonal grip in
     /// the other pose for a tenth of a second.
     @inline(__always)
-    private func hold(for proposal: DeviceOrientation, at t: Double) -> Double {
-        if orientation == .unknown { return parameters.initialHoldTime }
+    private func hold(for proposal: DeviceOrientation, at t: Double) -> (Double, HoldBack.HoldReason) {
+        if orientation == .unknown { return (parameters.initialHoldTime, .first) }
         if orientation == .faceUp || orientation == .faceDown, proposal.isUpright, steps.isWalking(at: t) {
-            return max(parameters.holdTime, proposal == lastUpright ? parameters.walkingReturnTime : parameters.flatSettleTime)
+            return proposal == lastUpright
+                ? (max(parameters.holdTime, parameters.walkingReturnTime), .walkingBack)
+                : (max(parameters.holdTime, parameters.flatSettleTime), .walkingAway)
         }
-        let toFace = orientation.isUpright && (proposal == .faceUp || proposal == .faceDown)
-        // |sin tilt| < sin(face-sure-tilt), squared.
-        if toFace, steps.isWalking(at: t) || filtered.z * filtered.z < faceSureSineSquared * filtered.squaredLength {
-            return max(parameters.holdTime, parameters.faceHoldTime)
+        if orientation.isUpright && (proposal == .faceUp || proposal == .faceDown) {
+            if steps.isWalking(at: t) { return (max(parameters.holdTime, parameters.faceHoldTime), .walkingToFace) }
+            // |sin tilt| < sin(face-sure-tilt), squared.
+            if filtered.z * filtered.z < faceSureSineSquared * filtered.squaredLength {
+                return (max(parameters.holdTime, parameters.faceHoldTime), .steepToFace)
+            }
         }
-        return parameters.holdTime
+        return (parameters.holdTime, .usual)
     }
 
     /// Whether an upright proposal from face-up or face-down comes too soon after the
