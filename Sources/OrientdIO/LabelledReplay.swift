@@ -27,11 +27,13 @@ public enum LabelledReplay {
     /// played into an `OrientationService` through a `ReplaySchedule`, as `orientd
     /// replay` plays it. `rate`: which samples the service sees, as the live daemon would
     /// read them; the skipped ones are judged too, with the state the daemon had then.
+    /// `observed`: the service after each sample it took, before what it said then.
     /// `said`: what the service would have broadcast or said (its warnings, notes and
     /// events), in order.
     public static func run(
         _ reader: RecordingReader, latencyBound: Double? = nil, rate: AdaptiveRateParameters = AdaptiveRateParameters(),
         watchingSensor: Bool = false, makePipeline: PipelineMaker, warning: (InputIssue) -> Void,
+        observed: (Sample, AdaptiveRate.Decision, OrientationService) -> Void = { _, _, _ in },
         said: (OrientationService.Outgoing) -> Void = { _ in }
     ) throws -> Verdict? {
         var service: OrientationService?
@@ -62,6 +64,7 @@ public enum LabelledReplay {
                     if resting { still.reads += 1 }
                 }
                 service?.take(sample, as: decision)
+                if let service { observed(sample, decision, service) }
                 if service?.outbox.isEmpty == false, let items = service?.takeOutbox() { items.forEach(said) }
                 evaluators?.device.observe(time: sample.time, expect: expect, pose: service?.pipeline.classifier.orientation ?? .unknown)
                 evaluators?.screen.observe(time: sample.time, expect: expect, screen: service?.pipeline.current?.screen)

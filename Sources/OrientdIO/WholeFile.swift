@@ -1,8 +1,8 @@
 import SystemPackage
 
-/// Small files read whole: the configuration file, the saved lock, scenarios, sysfs
-/// attributes. One reader, so that every caller retries interrupted reads (swift-system's
-/// default) and bounds the size the same way.
+/// Small files read or written whole: the configuration file, the saved lock, scenarios,
+/// sysfs attributes, a chart. One reader, so that every caller retries interrupted reads
+/// (swift-system's default) and bounds the size the same way.
 public enum WholeFile {
     public enum Failure: Error, Equatable {
         /// Nothing at the path.
@@ -33,6 +33,18 @@ public enum WholeFile {
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
             if bytes.count > limit { throw .tooLarge(limit: limit) }
+        }
+    }
+
+    /// Writes `bytes` to `path`, created (mode 0644 before the umask) or truncated.
+    public static func write(_ bytes: [UInt8], to path: String) throws(Errno) {
+        do {
+            let file = try FileDescriptor.open(
+                FilePath(path), .writeOnly, options: [.create, .truncate, .closeOnExec],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            try file.closeAfter { _ = try file.writeAll(bytes) }
+        } catch {
+            throw error as? Errno ?? .ioError
         }
     }
 }

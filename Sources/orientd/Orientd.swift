@@ -26,7 +26,8 @@ struct Orientd: ParsableCommand {
             """,
         version: OrientdRelease.version,
         subcommands: [
-            Run.self, List.self, Doctor.self, Calibrate.self, Record.self, Replay.self, Ctl.self, Monitor.self, Config.self, Evaluate.self,
+            Run.self, List.self, Doctor.self, Calibrate.self, Record.self, Replay.self, Explain.self, Ctl.self, Monitor.self, Config.self,
+            Evaluate.self,
             Simulate.self,
         ],
         defaultSubcommand: Run.self
