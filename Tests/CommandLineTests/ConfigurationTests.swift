@@ -102,11 +102,11 @@ struct ConfigurationTests {
             #expect(shown.contains(name), "systemd/orientd.conf shows '\(name)' as a commented example")
         }
         // The classifier's values it shows are the defaults, read by run's own options.
-        let classifierNames = Set(ClassifierParameters().named.map(\.name)).subtracting(["gravity"])
+        let classifierNames = Set(ClassifierParameter.all.map(\.name))
         let shownClassifier = shipped.split(separator: "\n").filter { $0.hasPrefix("#") && $0.contains(" = ") }
             .map { $0.dropFirst().split(separator: "=").map { String($0.trimmingBlanks) } }
             .filter { classifierNames.contains($0[0]) }
-        #expect(Set(shownClassifier.map { $0[0] }) == classifierNames, "every parameter but gravity: \(shownClassifier)")
+        #expect(Set(shownClassifier.map { $0[0] }) == classifierNames, "every parameter of the table: \(shownClassifier)")
         let parsed = try ClassifierOptions.parse(shownClassifier.flatMap { ["--\($0[0])", $0[1]] })
         #expect(parsed.parameters == ClassifierParameters(), "orientd.conf shows the defaults")
     }

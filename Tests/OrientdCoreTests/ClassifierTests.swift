@@ -500,7 +500,7 @@ struct ClassifierTests {
         #expect(throws: ClassifierParameters.InvalidParameter.self) { try p.validate() }
         p = ClassifierParameters()
         p.faceSureTilt = 91
-        #expect(throws: ClassifierParameters.InvalidParameter(name: "face-sure-tilt", message: "must be at most 90 degrees, got 91.0")) {
+        #expect(throws: ClassifierParameters.InvalidParameter(name: "face-sure-tilt", message: "must be at most 90 degrees, got 91")) {
             try p.validate()
         }
     }

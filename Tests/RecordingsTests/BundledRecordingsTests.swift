@@ -77,25 +77,7 @@ struct DiscriminationTests {
     /// A classifier stripped of everything that stops flapping: no filter, no magnitude or
     /// disturbance gate, no hold, no hysteresis, one reading decides, no tilt dead band.
     /// It is roughly what rot8 and iio-sensor-proxy do (docs/classifier.md, "Against the classifiers in the field").
-    static let naive: ClassifierParameters = {
-        var p = ClassifierParameters()
-        p.vibrationFilter = 0
-        p.filterTimeConstant = 0
-        p.magnitudeTolerance = 1000
-        p.disturbanceThreshold = 1000
-        p.settleTime = 0
-        p.holdTime = 0
-        p.initialHoldTime = 0
-        p.minimumSamples = 1
-        p.rotationHysteresis = 0
-        p.initialMargin = 0
-        p.faceEnterTilt = 60
-        p.faceExitTilt = 60
-        p.flatSettleTime = 0
-        p.faceHoldTime = 0
-        p.walkingReturnTime = 0
-        return p
-    }()
+    static let naive = ClassifierParameters.naive
 
     @Test(
         "a naive classifier fails where users complain of flapping; orientd's passes",

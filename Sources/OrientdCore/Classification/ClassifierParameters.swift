@@ -1,4 +1,5 @@
-/// Every threshold and time constant of `OrientationClassifier`, with its default.
+/// Every threshold and time constant of `OrientationClassifier`, with its default; each
+/// one a user can set has its name, unit, bounds and help in `ClassifierParameter.all`.
 ///
 /// The defaults were chosen by sweeping each parameter (`scripts/sweep-parameters`, see
 /// docs/classifier.md, "Parameters") over the labelled recordings in `Recordings/`, where every one
@@ -110,38 +111,17 @@ public struct ClassifierParameters: Hashable, Sendable {
         public var description: String { "\(name): \(message)" }
     }
 
-    /// Every parameter with the name it has as a flag of `run` and in the configuration
-    /// file (gravity has none: it is a constant of nature, settable only here).
-    public var named: [(name: String, value: Double)] {
-        [
-            ("gravity", gravity), ("vibration-filter", vibrationFilter), ("magnitude-tolerance", magnitudeTolerance),
-            ("filter-time-constant", filterTimeConstant), ("disturbance-threshold", disturbanceThreshold),
-            ("settle-time", settleTime), ("hold-time", holdTime), ("initial-hold-time", initialHoldTime),
-            ("minimum-samples", Double(minimumSamples)), ("rotation-hysteresis", rotationHysteresis),
-            ("initial-margin", initialMargin), ("face-enter-tilt", faceEnterTilt), ("face-exit-tilt", faceExitTilt),
-            ("face-hold-time", faceHoldTime), ("face-sure-tilt", faceSureTilt),
-            ("gap-reset", gapReset), ("flat-settle-time", flatSettleTime), ("walking-return-time", walkingReturnTime),
-        ]
-    }
-
     /// Checks that the values make sense together.
     public func validate() throws(InvalidParameter) {
-        func check(_ ok: Bool, _ name: String, _ message: String) throws(InvalidParameter) {
-            if !ok { throw InvalidParameter(name: name, message: message) }
+        for parameter in ClassifierParameter.all {
+            if let problem = parameter.problem(with: parameter.value(in: self)) {
+                throw InvalidParameter(name: parameter.name, message: problem)
+            }
         }
-        // minimum-samples, a count, has its own check below.
-        for (name, value) in named where name != "minimum-samples" {
-            try check(value.isFinite && value >= 0, name, "must be a finite number ≥ 0, got \(value)")
+        guard gravity.isFinite, gravity > 0 else { throw InvalidParameter(name: "gravity", message: "must be > 0") }
+        guard faceExitTilt <= faceEnterTilt else {
+            throw InvalidParameter(
+                name: "face-exit-tilt", message: "must not exceed face-enter-tilt (\(faceEnterTilt)), got \(faceExitTilt)")
         }
-        try check(gravity > 0, "gravity", "must be > 0")
-        try check(gapReset > 0, "gap-reset", "must be > 0")
-        try check(minimumSamples >= 1, "minimum-samples", "must be at least 1, got \(minimumSamples)")
-        try check(rotationHysteresis < 45, "rotation-hysteresis", "must be below 45 degrees, got \(rotationHysteresis)")
-        try check(initialMargin < 45, "initial-margin", "must be below 45 degrees, got \(initialMargin)")
-        try check(faceEnterTilt <= 90, "face-enter-tilt", "must be at most 90 degrees, got \(faceEnterTilt)")
-        try check(faceSureTilt <= 90, "face-sure-tilt", "must be at most 90 degrees, got \(faceSureTilt)")
-        try check(
-            faceExitTilt <= faceEnterTilt, "face-exit-tilt",
-            "must not exceed face-enter-tilt (\(faceEnterTilt)), got \(faceExitTilt)")
     }
 }

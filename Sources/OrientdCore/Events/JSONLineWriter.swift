@@ -80,6 +80,16 @@ public struct JSONLineWriter: Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    public mutating func add(_ key: String, numbers: [Double], decimals: Int = 6) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "["))
+        for (i, n) in numbers.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            Self.appendNumber(n, decimals: decimals, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     /// A list of objects, each written by `fill` from one element.
     public mutating func add<Element>(_ key: String, objects: [Element], _ fill: (inout JSONLineWriter, Element) -> Void) {
         self.key(key)

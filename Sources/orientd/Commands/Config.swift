@@ -12,8 +12,9 @@ struct Config: ParsableCommand {
             Examples:
               orientd config check /etc/orientd.conf
               orientd config show
+              orientd config parameters
             """,
-        subcommands: [Check.self, Show.self],
+        subcommands: [Check.self, Show.self, Parameters.self],
         defaultSubcommand: Check.self
     )
 
@@ -73,6 +74,38 @@ struct Config: ParsableCommand {
 
         static func quoted(_ word: String) -> String {
             word.allSatisfy { $0.isLetter || $0.isNumber || "-_./,=:".contains($0) } ? word : "'" + word.replacingQuote() + "'"
+        }
+    }
+}
+
+extension Config {
+    struct Parameters: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the classifier's parameters: each key, its default, unit and bounds, and what it does.",
+            discussion: """
+                Each is a key of the file and a flag of run, replay, explain and evaluate \
+                with the same value. --json prints one object a line for scripts (with the \
+                values scripts/sweep-parameters tries, and the naive classifier's).
+
+                Examples:
+                  orientd config parameters
+                  orientd config parameters --json | jq -r 'select(.unit == "s") | .name'
+                """
+        )
+
+        @Flag(help: "One JSON object a line: name, unit, default, bound, summary, sweep, naive.")
+        var json = false
+
+        func run() throws {
+            if json {
+                for parameter in ClassifierParameter.all { print(String(decoding: parameter.jsonLine.dropLast(), as: UTF8.self)) }
+                return
+            }
+            let nameWidth = (ClassifierParameter.all.map(\.name.count).max() ?? 0) + 2
+            let pad = { (text: String, width: Int) in text + String(repeating: " ", count: max(1, width - text.count)) }
+            for parameter in ClassifierParameter.all {
+                print(pad(parameter.name, nameWidth) + pad("\(parameter.defaultText) (\(parameter.boundText))", 28) + parameter.summary)
+            }
         }
     }
 }

@@ -25,13 +25,9 @@ enum ConfigurationSettings {
         for key in [
             "device", "uri", "rate", "supported", "rotate-in", "suggestion-timeout", "lock", "natural", "mount-matrix", "base-mount-matrix",
             "socket",
-            "socket-group", "socket-mode", "exec-timeout", "state-directory",
-            "vibration-filter", "magnitude-tolerance", "filter-time-constant", "disturbance-threshold", "settle-time", "hold-time",
-            "initial-hold-time", "minimum-samples", "rotation-hysteresis", "initial-margin", "face-enter-tilt",
-            "face-exit-tilt", "face-hold-time", "face-sure-tilt", "gap-reset", "flat-settle-time", "walking-return-time", "rest-rate",
-            "motion-threshold",
-            "rest-after", "change-sensitivity",
-        ] {
+            "socket-group", "socket-mode", "exec-timeout", "state-directory", "rest-rate", "motion-threshold", "rest-after",
+            "change-sensitivity",
+        ] + ClassifierParameter.all.map(\.name) {
             keys[key] = .option
         }
         keys["exec"] = .repeatable

@@ -1,132 +1,48 @@
 import ArgumentParser
 import OrientdCore
 
-/// The classifier's parameters; docs/classifier.md, "Parameters", says what each does and
-/// where its default came from.
+/// The classifier's parameters, one flag each, named and explained by its entry in
+/// `ClassifierParameter.all` (docs/classifier.md, "Parameters", says where each default
+/// came from).
 struct ClassifierOptions: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            "Time constant of the first low-pass over every reading, which averages out vibration; 0 turns it off \(Self.default(\.vibrationFilter)).",
-            discussion: "Example: --vibration-filter 0.08 for a tablet on a rough engine mount.", valueName: "seconds"))
-    var vibrationFilter: Double?
-    @Option(
-        help: ArgumentHelp(
-            "Readings further than this from g (m/s²) are not gravity and are left out \(Self.default(\.magnitudeTolerance)).",
-            discussion: "Example: --magnitude-tolerance 4 accepts harder walking steps.", valueName: "m/s²"))
-    var magnitudeTolerance: Double?
-    @Option(
-        help: ArgumentHelp(
-            "Time constant of the low-pass filter \(Self.default(\.filterTimeConstant)).",
-            discussion: "Example: --filter-time-constant 0.1 smooths more and answers later.",
-            valueName: "seconds"))
-    var filterTimeConstant: Double?
-    @Option(
-        help: ArgumentHelp(
-            "A reading this far from the filtered vector means the device is swung or shaken \(Self.default(\.disturbanceThreshold)).",
-            discussion: "Example: --disturbance-threshold 2.5 waits out gentler swings.", valueName: "m/s²"))
-    var disturbanceThreshold: Double?
-    @Option(
-        help: ArgumentHelp(
-            "No change until this long after the last disturbance \(Self.default(\.settleTime)).",
-            discussion: "Example: --settle-time 0.2 waits longer after a jolt.",
-            valueName: "seconds"))
-    var settleTime: Double?
-    @Option(
-        help: ArgumentHelp(
-            "A new pose must hold this long before it is reported \(Self.default(\.holdTime)).",
-            discussion: "Example: --hold-time 0.2 for a calmer, slower screen.",
-            valueName: "seconds"))
-    var holdTime: Double?
-    @Option(
-        help: ArgumentHelp(
-            "Hold for the first pose after start \(Self.default(\.initialHoldTime)).", discussion: "Example: --initial-hold-time 0.1.",
-            valueName: "seconds"))
-    var initialHoldTime: Double?
-    @Option(
-        help: ArgumentHelp(
-            "A new pose needs at least this many agreeing readings (default: \(ClassifierParameters().minimumSamples)).",
-            discussion: "Example: --minimum-samples 3 for a noisy sensor.",
-            valueName: "count"))
-    var minimumSamples: Int?
-    @Option(
-        help: ArgumentHelp(
-            "Dead band around each 45° diagonal, each side \(Self.default(\.rotationHysteresis)).",
-            discussion: "With 25 the screen turns only 70° away from the old axis. Example: --rotation-hysteresis 25", valueName: "degrees")
-    )
-    var rotationHysteresis: Double?
-    @Option(
-        help: ArgumentHelp(
-            "Margin for the first upright pose \(Self.default(\.initialMargin)).", discussion: "Example: --initial-margin 10.",
-            valueName: "degrees"))
-    var initialMargin: Double?
-    @Option(
-        help: ArgumentHelp(
-            "Tilt at which the device becomes face-up or face-down \(Self.default(\.faceEnterTilt)).",
-            discussion: "Example: --face-enter-tilt 80 for a device read almost flat.", valueName: "degrees"))
-    var faceEnterTilt: Double?
-    @Option(
-        help: ArgumentHelp(
-            "Tilt below which it may become upright again; no upright change above it \(Self.default(\.faceExitTilt)).",
-            discussion: "Example: --face-exit-tilt 60.",
-            valueName: "degrees"))
-    var faceExitTilt: Double?
-    @Option(
-        help: ArgumentHelp(
-            "From upright, face-up or face-down short of --face-sure-tilt (or at any tilt while walking) must hold this long; 0 turns it off \(Self.default(\.faceHoldTime)).",
-            discussion: "Example: --face-hold-time 0.4 for a calmer walking hand.",
-            valueName: "seconds"))
-    var faceHoldTime: Double?
-    @Option(
-        help: ArgumentHelp(
-            "Tilt from which face-up or face-down needs only --hold-time \(Self.default(\.faceSureTilt)).",
-            discussion: "Example: --face-sure-tilt 90 to hold every tilt for --face-hold-time.",
-            valueName: "degrees"))
-    var faceSureTilt: Double?
-    @Option(
-        help: ArgumentHelp(
-            "A gap between readings longer than this restarts the filter \(Self.default(\.gapReset)).",
-            discussion: "Example: --gap-reset 3 for a sensor that pauses.",
-            valueName: "seconds"))
-    var gapReset: Double?
-    @Option(
-        help: ArgumentHelp(
-            "From face-up or face-down, an upright pose other than the last one waits until the device has neither lain flat nor been jolted for this long, and while walking must hold this long; 0 turns it off \(Self.default(\.flatSettleTime)).",
-            discussion: "Example: --flat-settle-time 0.4 for a slower hand.",
-            valueName: "seconds"))
-    var flatSettleTime: Double?
-    @Option(
-        help: ArgumentHelp(
-            "While walking, the way back from face-up or face-down to the last upright pose must hold this long; 0 turns it off \(Self.default(\.walkingReturnTime)).",
-            discussion: "Example: --walking-return-time 0.8 for a heavier step.",
-            valueName: "seconds"))
-    var walkingReturnTime: Double?
+    private typealias P = ClassifierParameter
+
+    @Option(name: .customLong(P.vibrationFilter.name), help: P.vibrationFilter.help) var vibrationFilter: Double?
+    @Option(name: .customLong(P.magnitudeTolerance.name), help: P.magnitudeTolerance.help) var magnitudeTolerance: Double?
+    @Option(name: .customLong(P.filterTimeConstant.name), help: P.filterTimeConstant.help) var filterTimeConstant: Double?
+    @Option(name: .customLong(P.disturbanceThreshold.name), help: P.disturbanceThreshold.help) var disturbanceThreshold: Double?
+    @Option(name: .customLong(P.settleTime.name), help: P.settleTime.help) var settleTime: Double?
+    @Option(name: .customLong(P.holdTime.name), help: P.holdTime.help) var holdTime: Double?
+    @Option(name: .customLong(P.initialHoldTime.name), help: P.initialHoldTime.help) var initialHoldTime: Double?
+    /// A count: an Int, so that the parser itself refuses 2.5.
+    @Option(name: .customLong(P.minimumSamples.name), help: P.minimumSamples.help) var minimumSamples: Int?
+    @Option(name: .customLong(P.rotationHysteresis.name), help: P.rotationHysteresis.help) var rotationHysteresis: Double?
+    @Option(name: .customLong(P.initialMargin.name), help: P.initialMargin.help) var initialMargin: Double?
+    @Option(name: .customLong(P.faceEnterTilt.name), help: P.faceEnterTilt.help) var faceEnterTilt: Double?
+    @Option(name: .customLong(P.faceExitTilt.name), help: P.faceExitTilt.help) var faceExitTilt: Double?
+    @Option(name: .customLong(P.faceHoldTime.name), help: P.faceHoldTime.help) var faceHoldTime: Double?
+    @Option(name: .customLong(P.faceSureTilt.name), help: P.faceSureTilt.help) var faceSureTilt: Double?
+    @Option(name: .customLong(P.gapReset.name), help: P.gapReset.help) var gapReset: Double?
+    @Option(name: .customLong(P.flatSettleTime.name), help: P.flatSettleTime.help) var flatSettleTime: Double?
+    @Option(name: .customLong(P.walkingReturnTime.name), help: P.walkingReturnTime.help) var walkingReturnTime: Double?
     @OptionGroup var reading: AdaptiveRateOptions
 
-    /// "(default: 0.12)": the help shows ClassifierParameters' own default, so it cannot
-    /// go out of step with it.
-    static func `default`(_ parameter: KeyPath<ClassifierParameters, Double>) -> String {
-        "(default: \(JSONLineWriter.number(ClassifierParameters()[keyPath: parameter], decimals: 3)))"
+    /// Each parameter with the value its flag was given; a test checks that every entry of
+    /// `ClassifierParameter.all` is here, set by the flag of its name.
+    var given: [(ClassifierParameter, Double?)] {
+        [
+            (P.vibrationFilter, vibrationFilter), (P.magnitudeTolerance, magnitudeTolerance),
+            (P.filterTimeConstant, filterTimeConstant), (P.disturbanceThreshold, disturbanceThreshold), (P.settleTime, settleTime),
+            (P.holdTime, holdTime), (P.initialHoldTime, initialHoldTime), (P.minimumSamples, minimumSamples.map(Double.init)),
+            (P.rotationHysteresis, rotationHysteresis), (P.initialMargin, initialMargin), (P.faceEnterTilt, faceEnterTilt),
+            (P.faceExitTilt, faceExitTilt), (P.faceHoldTime, faceHoldTime), (P.faceSureTilt, faceSureTilt), (P.gapReset, gapReset),
+            (P.flatSettleTime, flatSettleTime), (P.walkingReturnTime, walkingReturnTime),
+        ]
     }
 
     var parameters: ClassifierParameters {
         var p = ClassifierParameters()
-        if let vibrationFilter { p.vibrationFilter = vibrationFilter }
-        if let magnitudeTolerance { p.magnitudeTolerance = magnitudeTolerance }
-        if let filterTimeConstant { p.filterTimeConstant = filterTimeConstant }
-        if let disturbanceThreshold { p.disturbanceThreshold = disturbanceThreshold }
-        if let settleTime { p.settleTime = settleTime }
-        if let holdTime { p.holdTime = holdTime }
-        if let initialHoldTime { p.initialHoldTime = initialHoldTime }
-        if let minimumSamples { p.minimumSamples = minimumSamples }
-        if let rotationHysteresis { p.rotationHysteresis = rotationHysteresis }
-        if let initialMargin { p.initialMargin = initialMargin }
-        if let faceEnterTilt { p.faceEnterTilt = faceEnterTilt }
-        if let faceExitTilt { p.faceExitTilt = faceExitTilt }
-        if let faceHoldTime { p.faceHoldTime = faceHoldTime }
-        if let faceSureTilt { p.faceSureTilt = faceSureTilt }
-        if let gapReset { p.gapReset = gapReset }
-        if let flatSettleTime { p.flatSettleTime = flatSettleTime }
-        if let walkingReturnTime { p.walkingReturnTime = walkingReturnTime }
+        for case (let parameter, let value?) in given { parameter.set(value, in: &p) }
         return p
     }
 
@@ -140,5 +56,21 @@ struct ClassifierOptions: ParsableArguments {
         } catch {
             throw ValidationError("--\(error.name): \(error.message)")
         }
+    }
+}
+
+extension ClassifierParameter {
+    /// The flag's help: the summary with the default and unit, an example below.
+    var help: ArgumentHelp {
+        let value: String
+        switch unit {
+        case .seconds: value = "seconds"
+        case .degrees: value = "degrees"
+        case .acceleration: value = "m/s²"
+        case .count: value = "count"
+        }
+        let summary = summary.hasSuffix(".") ? String(summary.dropLast()) : summary
+        let example = example.hasPrefix("--") ? "Example: \(example)" : example
+        return ArgumentHelp("\(summary) (default: \(defaultText)).", discussion: example, valueName: value)
     }
 }
