@@ -86,6 +86,14 @@ struct EvidenceTrailTests {
         #expect(explanation.line.hasSuffix("\(clause)."), "\(explanation.line)")
     }
 
+    @Test("the first event: the screen starts where it is")
+    func start() {
+        let first = EventExplanation(
+            event: event(.faceUp, screen: .degrees0, previous: nil, cause: .start, time: 0.02), proposal: nil,
+            evidence: evidence(0.02, reported: .faceUp, proposed: nil), decidedBy: .device, mode: nil)
+        #expect(first.line.hasSuffix("; the screen starts at portrait-primary: face-up does not turn it."), "\(first.line)")
+    }
+
     @Test("an event that is not the classifier's says what made it")
     func otherCauses() {
         let lock = EventExplanation(

@@ -77,7 +77,9 @@ public struct EventExplanation: Hashable, Sendable {
     /// Which layer put the screen where it is.
     var screen: String {
         let type = event.screenType.rawValue
-        let verb = event.screenChanged ? "the screen turns to \(type)" : "the screen stays \(type)"
+        let verb =
+            event.previousScreen == nil
+            ? "the screen starts at \(type)" : event.screenChanged ? "the screen turns to \(type)" : "the screen stays \(type)"
         if !event.device.isUpright, decidedBy == .device || event.cause == .sensor || event.cause == .start {
             return event.device == .unknown ? "\(verb): no pose yet" : "\(verb): \(event.device) does not turn it"
         }
