@@ -77,8 +77,17 @@ let package = Package(
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientdCore", "OrientdSimulation", "OrientdIO", "OrientdLinux", "OrientdDaemon", "OrientdClient",
+                "OrientdCore", "OrientdIO", "OrientdLinux", "OrientdDaemon", "OrientdClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // The laboratory: `orientd-lab simulate` synthesises labelled recordings with the
+        // physical model. Built with the package, never installed: what ships is `orientd`.
+        .executableTarget(
+            name: "orientd-lab",
+            dependencies: [
+                "OrientdCore", "OrientdIO", "OrientdSimulation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .testTarget(name: "OrientdCoreTests", dependencies: ["OrientdCore"]),
         .testTarget(name: "OrientdSimulationTests", dependencies: ["OrientdSimulation", "OrientdCore"]),

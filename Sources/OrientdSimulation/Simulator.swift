@@ -49,7 +49,7 @@ public struct Simulator: Sendable {
         if let matrix = scenario.settings.mountMatrix { header[RecordingHeader.Key.mountMatrix] = matrix.description }
         if let natural = scenario.settings.natural { header[RecordingHeader.Key.natural] = natural.rawValue }
         if !scenario.description.isEmpty { header[RecordingHeader.Key.description] = scenario.description }
-        header[RecordingHeader.Key.generator] = "orientd simulate \(scenario.source) --seed \(seed)"
+        header[RecordingHeader.Key.generator] = "orientd-lab simulate \(scenario.source) --seed \(seed)"
         return header
     }
 

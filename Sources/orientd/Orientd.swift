@@ -22,13 +22,12 @@ struct Orientd: ParsableCommand {
               orientd ctl --socket /tmp/orientd.sock lock landscape
               orientd monitor | orientd-rotate-x11
               orientd evaluate Recordings/*.csv
-              orientd simulate Recordings/scenarios/riding-a-bus.scenario --seed 7 > bus.csv
+              orientd explain Recordings/tapping-while-reading.csv
             """,
         version: OrientdRelease.version,
         subcommands: [
             Run.self, List.self, Doctor.self, Calibrate.self, Record.self, Replay.self, Explain.self, Ctl.self, Monitor.self, Config.self,
             Evaluate.self,
-            Simulate.self,
         ],
         defaultSubcommand: Run.self
     )

@@ -8,7 +8,7 @@ import Testing
 ///
 /// `ORIENTD_REGENERATE=1 swift test --filter OrientdSimulationTests` rewrites every
 /// Recordings/NAME.csv from Recordings/scenarios/NAME.scenario with seed 1, as
-/// `orientd simulate Recordings/scenarios/NAME.scenario --seed 1` run from the
+/// `orientd-lab simulate Recordings/scenarios/NAME.scenario --seed 1` run from the
 /// repository's root would. Without the variable the recordings are only checked.
 @Suite(.serialized)
 struct CommittedRecordingsTests {
@@ -57,7 +57,7 @@ struct CommittedRecordingsTests {
             let recording = ReadRecording(try [UInt8](Data(contentsOf: Repository.recordings.appendingPathComponent("\(name).csv"))))
             #expect(recording.headerKeys.first == "rate-hz")
             #expect(!(recording.header["description"] ?? "").isEmpty, "\(name) has no description")
-            #expect(recording.header["generator"] == "orientd simulate Recordings/scenarios/\(name).scenario --seed 1")
+            #expect(recording.header["generator"] == "orientd-lab simulate Recordings/scenarios/\(name).scenario --seed 1")
             #expect(recording.columns == "time,x,y,z,expect")
             #expect(scenario.duration >= 5 && scenario.duration <= 40, "\(name) lasts \(scenario.duration) s")
             // Each recording shows at least one labelled pose, and times never go back.

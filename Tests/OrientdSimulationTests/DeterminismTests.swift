@@ -68,7 +68,7 @@ struct DeterminismTests {
                 # rate-hz: 12.5
                 # mount-matrix: 0, -1, 0; -1, 0, 0; 0, 0, 1
                 # description: a test
-                # generator: orientd simulate x/y.scenario --seed 7
+                # generator: orientd-lab simulate x/y.scenario --seed 7
                 time,x,y,z,expect
                 0.000000,
                 """))

@@ -102,7 +102,7 @@ enum Repository {
             .sorted()
     }
 
-    /// The scenario as `orientd simulate Recordings/scenarios/NAME.scenario --seed 1`
+    /// The scenario as `orientd-lab simulate Recordings/scenarios/NAME.scenario --seed 1`
     /// reads it when run from the repository's root.
     static func scenario(named name: String) throws -> Scenario {
         let text = try String(contentsOf: scenarios.appendingPathComponent("\(name).scenario"), encoding: .utf8)

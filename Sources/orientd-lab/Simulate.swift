@@ -15,8 +15,8 @@ struct Simulate: ParsableCommand {
             would name ('-' while moving). The same scenario and seed give the same bytes.
 
             Examples:
-              orientd simulate Recordings/scenarios/riding-a-bus.scenario > bus.csv
-              orientd simulate my.scenario --seed 3 --output Recordings/my.csv
+              orientd-lab simulate Recordings/scenarios/riding-a-bus.scenario > bus.csv
+              orientd-lab simulate my.scenario --seed 3 --output Recordings/my.csv
             """
     )
 
@@ -37,14 +37,14 @@ struct Simulate: ParsableCommand {
             text = try Self.readText(scenarioPath)
         } catch {
             diagnostics.error("cannot read scenario '\(scenarioPath)': \(error)")
-            throw ExitCode(ExitStatus.noInput)
+            throw ExitCode(ExitStatus.noInput.rawValue)
         }
         let scenario: Scenario
         do {
             scenario = try Scenario(parsing: text, source: scenarioPath)
         } catch {
             diagnostics.error(error.description)
-            throw ExitCode(ExitStatus.dataError)
+            throw ExitCode(ExitStatus.dataError.rawValue)
         }
         let descriptor: FileDescriptor
         if let output {
@@ -54,7 +54,7 @@ struct Simulate: ParsableCommand {
                     permissions: [.ownerReadWrite, .groupRead, .otherRead])
             } catch {
                 diagnostics.error("cannot write '\(output)': \(error)")
-                throw ExitCode(ExitStatus.cannotCreate)
+                throw ExitCode(ExitStatus.cannotCreate.rawValue)
             }
         } else {
             descriptor = .standardOutput
