@@ -70,6 +70,11 @@ struct ExplainCommandTests {
         let svg = try String(contentsOfFile: chart, encoding: .utf8)
         #expect(svg.hasPrefix("<?xml") && svg.hasSuffix("</svg>\n"))
         #expect(svg.components(separatedBy: "stroke-dasharray").count - 1 == plain.lines.count)
+        // Well-formed, read by an XML parser that is not ours: Python's.
+        let parsed = try OrientdProcess.runShell([
+            "python3", "-c", "import sys, xml.etree.ElementTree as E; print(E.parse(sys.argv[1]).getroot().tag)", chart,
+        ])
+        #expect(parsed.status == 0 && parsed.stdout == "{http://www.w3.org/2000/svg}svg\n", "\(parsed.stderr)")
     }
 
     @Test("bad input: a message naming the place and the right exit status; bad lines are skipped")
