@@ -106,7 +106,7 @@ enum DesktopGuest {
         suite: "DesktopGuestTests (wayfire, Hyprland and touch on Debian 13 booted under qemu with a virtio-gpu display)",
         why: "scripts/test --all installs what makes and boots the guest, and asks for this tier.")
 
-    private static let fixtures = Repository.root.appendingPathComponent("Tests/Fixtures/screen")
+    static let fixtures = Repository.root.appendingPathComponent("Tests/Fixtures/screen")
 
     /// Where the logical point a tap at (u, v) of the panel (0...1 of its width and height)
     /// shows, with the screen at the W3C `angle`: the picture turns clockwise on the panel
@@ -133,14 +133,31 @@ enum DesktopGuest {
         let results: [String]
 
         /// The lines of `what` (turn, touch, picture) for `kind`: the screen, then the rest.
-        func lines(_ what: String, _ kind: Kind) -> [Line] {
+        func lines(_ what: String, _ kind: Kind) -> [Line] { lines(what, kind.rawValue) }
+
+        /// The lines of `what` for the case named `kind`: the word after it, then the rest.
+        func lines(_ what: String, _ kind: String) -> [Line] {
             results.map { $0.split(separator: " ").map(String.init) }
-                .filter { $0.count >= 3 && $0[0] == what && $0[1] == kind.rawValue }
+                .filter { $0.count >= 3 && $0[0] == what && $0[1] == kind }
                 .map { Line(screen: $0[2], fields: Array($0.dropFirst(3))) }
         }
 
-        func failures(_ kind: Kind) -> [String] {
-            results.filter { $0.hasPrefix("failed \(kind.rawValue) ") }
+        func failures(_ kind: Kind) -> [String] { failures(kind.rawValue) }
+
+        /// What could not be done for the case named `kind`, and for every case ("all").
+        func failures(_ kind: String) -> [String] {
+            results.filter { $0.hasPrefix("failed \(kind) ") || $0.hasPrefix("failed all ") }
+        }
+
+        /// The picture taken after `step` of the case named `kind`.
+        func picture(_ kind: String, _ step: String) throws -> PanelPicture {
+            let name = try #require(lines("picture", kind).first { $0.screen == step }?.fields.first, "\(kind)'s picture after \(step)")
+            return try PanelPicture(ppm: Data(contentsOf: share.appendingPathComponent("\(name).done.ppm")))
+        }
+
+        /// The text of a file the guest left in the share; empty when there is none.
+        func file(_ name: String) -> String {
+            (try? String(contentsOf: share.appendingPathComponent(name), encoding: .utf8)) ?? ""
         }
 
         /// The guest's log for the compositor (its own output), for a failure's message.
@@ -158,16 +175,23 @@ enum DesktopGuest {
         }
     }
 
-    /// The one boot: the share made (the scripts as shipped, the marker picture, the
-    /// touchscreen), the guest run (its image made first if it is not cached: some minutes).
-    static let run: Result<Run, OutputState.Failure> = {
+    /// The one boot of the compositors' cases.
+    static let run = boot(cases: "desktop-guest-cases", with: ["screen/marker.png", "screen/touchscreen.py"])
+
+    /// A boot: the share made (the scripts as shipped, `cases` as its run script, the
+    /// fixtures named), the guest run (its image made first if it is not cached: some
+    /// minutes), its results read.
+    static func boot(cases: String, with fixtureNames: [String]) -> Result<Run, OutputState.Failure> {
         let share = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-desktop-guest-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: Repository.root.appendingPathComponent("hooks"), to: share.appendingPathComponent("hooks"))
-            for (name, target) in [("marker.png", "marker.png"), ("touchscreen.py", "touchscreen.py"), ("desktop-guest-cases", "run")] {
-                try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: share.appendingPathComponent(target))
+            for name in fixtureNames {
+                try FileManager.default.copyItem(
+                    at: Repository.root.appendingPathComponent("Tests/Fixtures").appendingPathComponent(name),
+                    to: share.appendingPathComponent(URL(fileURLWithPath: name).lastPathComponent))
             }
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(cases), to: share.appendingPathComponent("run"))
         } catch {
             return .failure(OutputState.Failure(description: "making the guest's share: \(error)"))
         }
@@ -177,14 +201,14 @@ enum DesktopGuest {
         else {
             let console = (try? String(contentsOf: share.appendingPathComponent("console.log"), encoding: .utf8)) ?? ""
             return .failure(
-                OutputState.Failure(description: "the desktop guest did not run its cases; the console's end: \(console.suffix(2000))"))
+                OutputState.Failure(description: "the desktop guest did not run \(cases); the console's end: \(console.suffix(2000))"))
         }
         let results = ((try? String(contentsOf: share.appendingPathComponent("results"), encoding: .utf8)) ?? "")
             .split(separator: "\n").map(String.init)
         print(
-            "desktop guest: ran in \(Int(Date().timeIntervalSince(began))) s; \(booted.stderr.trimmingCharacters(in: .whitespacesAndNewlines))"
+            "desktop guest (\(cases)): ran in \(Int(Date().timeIntervalSince(began))) s; \(booted.stderr.trimmingCharacters(in: .whitespacesAndNewlines))"
         )
-        print("desktop guest: its results:\n\(results.joined(separator: "\n"))")
+        print("desktop guest (\(cases)): its results:\n\(results.joined(separator: "\n"))")
         return .success(Run(share: share, results: results))
-    }()
+    }
 }

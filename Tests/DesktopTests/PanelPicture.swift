@@ -105,3 +105,47 @@ struct PanelPicture {
         )
     }
 }
+
+/// An edge of the panel: where the top of the picture lands with the screen at a W3C
+/// angle (the picture turns clockwise on the panel as the device turns counter-clockwise,
+/// as `PanelCorner`'s top-left does).
+enum PanelEdge: String, Sendable, CaseIterable, CustomStringConvertible {
+    case top, right, bottom, left
+
+    init(screenAngle: Int) {
+        switch screenAngle {
+        case 90: self = .right
+        case 180: self = .bottom
+        case 270: self = .left
+        default: self = .top
+        }
+    }
+
+    var description: String { rawValue }
+}
+
+extension PanelPicture {
+    /// The edge that the white pixels (the clock, icons and text of GNOME Shell's top bar,
+    /// whether the bar is black or, in the overview, clear) lie along: the edge nearest
+    /// their centre, when that is within 5 % of the panel from it; nil otherwise.
+    func whiteEdge() -> PanelEdge? {
+        var sx = 0.0
+        var sy = 0.0
+        var n = 0.0
+        for y in stride(from: 0, to: height, by: 2) {
+            for x in stride(from: 0, to: width, by: 2) {
+                let p = (y * width + x) * 3
+                if pixels[p] > 230 && pixels[p + 1] > 230 && pixels[p + 2] > 230 {
+                    sx += Double(x)
+                    sy += Double(y)
+                    n += 1
+                }
+            }
+        }
+        guard n > 0 else { return nil }
+        let (cx, cy) = (sx / n / Double(width), sy / n / Double(height))
+        let distances: [(PanelEdge, Double)] = [(.top, cy), (.bottom, 1 - cy), (.left, cx), (.right, 1 - cx)]
+        guard let nearest = distances.min(by: { $0.1 < $1.1 }), nearest.1 <= 0.05 else { return nil }
+        return nearest.0
+    }
+}

@@ -154,9 +154,16 @@ trixie_desktop_root() {
 # trixie-backports, sway 1.10 on it too), seatd for their seat, and what the tests use
 # in the guest: swaybg (the marker picture as the background), wev (where a touch
 # lands), python3-evdev (a uinput touchscreen), jq. A user of uid 1000 (wayfire refuses root) in video, input and render.
+# For the desktops that turn only a built-in panel: gnome-shell 48 (gdctl) in a logind
+# session (libpam-systemd, dbus-user-session), kwin 6 (kscreen-doctor), iio-sensor-proxy
+# with polkitd beside them as Debian 13 installs them, umockdev for its accelerometer,
+# and gcc with libdrm's headers to build the guest's built-in-panel preload.
 trixie_gpu_guest_root() {
     local packages=linux-image-amd64,initramfs-tools,systemd-sysv,udev,kmod,dbus,procps,util-linux,seatd
     packages+=,sway,wayfire,swaybg,wlr-randr,grim,wev,python3-evdev,jq,libgl1-mesa-dri,libegl-mesa0,libgbm1
+    packages+=,gnome-shell,mutter-common-bin,gnome-settings-daemon-common,gsettings-desktop-schemas,libglib2.0-bin
+    packages+=,libpam-systemd,dbus-user-session,kwin-wayland,libkscreen-bin,qt6-wayland
+    packages+=,iio-sensor-proxy,polkitd,umockdev,gcc,libc6-dev,libdrm-dev
     local setup="
         echo 'deb http://deb.debian.org/debian trixie-backports main' > /etc/apt/sources.list.d/backports.list
         apt-get update -qq

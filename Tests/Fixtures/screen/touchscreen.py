@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """A uinput touchscreen (direct, as a tablet's panel is) for the desktop guest: taps
-where it is told. Usage: touchscreen.py FIFO; then lines "tap U V" (0..4095 on each axis
-of the digitizer) in FIFO, each a touch of 50 ms there; "quit" ends it."""
+where it is told. Usage: touchscreen.py FIFO [--tablet-mode]; then lines "tap U V"
+(0..4095 on each axis of the digitizer) in FIFO, each a touch of 50 ms there; "quit" ends
+it. With --tablet-mode, also a 2-in-1's tablet-mode switch, folded to tablet: mutter and
+kwin rotate a built-in panel by themselves only in tablet (touch) mode."""
 import sys
 import time
 
@@ -27,6 +29,10 @@ device = UInput(
     bustype=e.BUS_USB,
     input_props=[e.INPUT_PROP_DIRECT],
 )
+if "--tablet-mode" in sys.argv[2:]:
+    switch = UInput({e.EV_SW: [e.SW_TABLET_MODE]}, name="orientd test tablet-mode switch", bustype=e.BUS_HOST)
+    switch.write(e.EV_SW, e.SW_TABLET_MODE, 1)
+    switch.syn()
 print("touchscreen.py: made", device.device.path if device.device else "a device", flush=True)
 touch = 1
 while True:

@@ -1,0 +1,124 @@
+import Foundation
+import OrientdTestSupport
+import Testing
+
+/// orientd beside a desktop that turns a built-in panel by itself: gnome-shell 48.7 and
+/// kwin 6.3.6 as Debian 13 installs them, each in a logind session of its own on the
+/// desktop guest's DRM device, beside the real iio-sensor-proxy, on a 2-in-1 folded to
+/// tablet (a uinput tablet-mode switch). One boot runs every case
+/// (`Tests/Fixtures/screen/desktop-guest-panel`). Two stand-ins, because what they stand
+/// for cannot run here: qemu's display is reported as eDP (`builtin-panel.c`: both desktops
+/// rotate only a built-in panel, and every display qemu has is Virtual), and the
+/// accelerometer iio-sensor-proxy reads is umockdev's (the kernel's sensors are proven in
+/// RealKernelTests). Each case first shows the desktop's own rotation live (the sensor
+/// turned bottom-up turns the panel), then turns the panel with orientd's script in hook
+/// mode, then turns the sensor twice over 12 s, reading the transform each second.
+@Suite(.serialized, .enabled(if: DesktopGuest.counterpart.missing.isEmpty, "\(DesktopGuest.panelSkipReason)"))
+struct BuiltInPanelTests {
+    static let run = DesktopGuest.boot(
+        cases: "desktop-guest-panel",
+        with: [
+            "screen/marker.png", "screen/touchscreen.py", "screen/touch-window.py", "screen/builtin-panel.c",
+            "umockdev/polled-accel.umockdev",
+        ])
+
+    @Test("GNOME 48 at its defaults: its own rotation turns the panel, the script locks it, and the panel stays where orientd put it")
+    func gnome() throws {
+        let run = try Self.run.get()
+        #expect(run.failures("gnome").isEmpty, "\(run.failures("gnome")); gnome-shell's log: \(run.file("gnome.log").suffix(1500))")
+        #expect(readings(run, "gnome") == ["start": 0, "own": 2, "hook": 3], "\(run.lines("reading", "gnome"))")
+        #expect(run.lines("hook", "gnome").map(\.description) == ["landscape-primary status=0"], "\(run.file("gnome-hook.err"))")
+        #expect(held(run, "gnome") == Array(repeating: 3, count: 12), "the sensor turned up, then left-up")
+        #expect(run.lines("lock", "gnome").first?.screen == "true", "orientation-lock after the script")
+        // Where GNOME Shell's top bar lies on the panel: the top of what it shows.
+        for (step, angle) in [("own", 180), ("hook", 90), ("held", 90)] {
+            let edge = try run.picture("gnome", step).whiteEdge()
+            #expect(
+                edge == PanelEdge(screenAngle: angle),
+                "gnome after \(step): the top bar along the panel's \(edge.map(\.rawValue) ?? "no") edge; \(angle)° puts it \(PanelEdge(screenAngle: angle))"
+            )
+        }
+    }
+
+    @Test("Plasma 6 at its defaults turns the panel away from orientd's, as orientd-rotate-kde warns")
+    func kwinAtItsDefaults() throws {
+        let run = try Self.run.get()
+        #expect(run.failures("kwin").isEmpty, "\(run.failures("kwin")); kwin's log: \(run.file("kwin.log").suffix(1500))")
+        #expect(readings(run, "kwin") == ["start": 0, "own": 2, "hook": 3], "\(run.lines("reading", "kwin"))")
+        #expect(run.lines("hook", "kwin").map(\.description) == ["landscape-primary status=0"])
+        #expect(run.file("kwin-hook.err").contains("kwin rotates eDP-1 itself too"), "\(run.file("kwin-hook.err"))")
+        // kwin follows the sensor (up: 0) once orientd's script has turned the panel.
+        #expect(held(run, "kwin").contains(0), "\(held(run, "kwin"))")
+        try expectMarker(run, "kwin", "hook", angle: 90)
+    }
+
+    @Test("Plasma 6 with the panel's Orientation set to Manual, as the script asks: the panel stays where orientd put it")
+    func kwinManual() throws {
+        let run = try Self.run.get()
+        let kind = "kwin-manual"
+        #expect(run.failures(kind).isEmpty, "\(run.failures(kind)); kwin's log: \(run.file("\(kind).log").suffix(1500))")
+        // Started where the first start left it (landscape-primary), kept there while the
+        // sensor turned bottom-up; then turned by the script.
+        #expect(readings(run, kind) == ["start": 3, "own": 3, "hook": 2], "\(run.lines("reading", kind))")
+        #expect(run.lines("hook", kind).map(\.description) == ["portrait-secondary status=0"])
+        #expect(!run.file("\(kind)-hook.err").contains("itself too"), "\(run.file("\(kind)-hook.err"))")
+        #expect(held(run, kind) == Array(repeating: 2, count: 12), "the sensor turned up, then left-up")
+        #expect(run.file("\(kind)-output-config.json").contains("\"autoRotation\": \"Never\""))
+        try expectMarker(run, kind, "hook", angle: 180)
+        try expectMarker(run, kind, "held", angle: 180)
+    }
+
+    /// A tap must land where the picture shows the point tapped: mutter and kwin turn a
+    /// touchscreen with the built-in panel by themselves (no tool of the script's).
+    @Test(
+        "touch follows the panel on GNOME 48 and on Plasma 6 (Orientation Manual): a tap lands where the picture shows it",
+        arguments: [
+            ("gnome", 90), ("kwin-manual", 180),
+        ])
+    func touch(kind: String, angle: Int) throws {
+        let run = try Self.run.get()
+        let panel = try run.panelSize()
+        let window = run.lines("window", kind).first?.fields.compactMap(Double.init) ?? []
+        let turned = angle % 180 == 90
+        #expect(window == (turned ? [panel.height, panel.width] : [panel.width, panel.height]), "\(kind)'s fullscreen window")
+        let taps = run.lines("touch", kind)
+        #expect(taps.count == 2, "\(taps); \(run.failures(kind))")
+        for tap in taps {
+            let numbers = tap.fields.compactMap(Double.init)
+            guard numbers.count == 4 else {
+                Issue.record("\(kind): \(tap.fields)")
+                continue
+            }
+            let expected = DesktopGuest.logical(u: numbers[0], v: numbers[1], angle: angle, panel: panel)
+            #expect(
+                abs(numbers[2] - expected.x) <= 3 && abs(numbers[3] - expected.y) <= 3,
+                "\(kind) at \(tap.screen): a tap at (\(numbers[0]), \(numbers[1])) of the panel landed at (\(numbers[2]), \(numbers[3])); expected (\(expected.x), \(expected.y))"
+            )
+        }
+    }
+
+    private func readings(_ run: DesktopGuest.Run, _ kind: String) -> [String: Int] {
+        Dictionary(run.lines("reading", kind).map { ($0.screen, Int($0.fields.first ?? "") ?? -1) }) { first, _ in first }
+    }
+
+    /// The transforms read once a second while the sensor turned.
+    private func held(_ run: DesktopGuest.Run, _ kind: String) -> [Int] {
+        run.results.first { $0.hasPrefix("held \(kind) ") }.map { $0.split(separator: " ").dropFirst(2).compactMap { Int($0) } } ?? []
+    }
+
+    private func expectMarker(_ run: DesktopGuest.Run, _ kind: String, _ step: String, angle: Int) throws {
+        let image = try run.picture(kind, step)
+        let seen = image.marker(in: (0, 0, image.width, image.height))
+        let corner = PanelCorner(screenAngle: angle)
+        #expect(
+            seen.red == corner && seen.blue == corner.opposite,
+            "\(kind) after \(step): the picture's top-left corner at the panel's \(seen.red.map(\.rawValue) ?? "nowhere"); \(angle)° puts it \(corner)"
+        )
+    }
+}
+
+extension DesktopGuest {
+    static let panelSkipReason = counterpart.skipReason(
+        suite: "BuiltInPanelTests (GNOME 48 and Plasma 6 on a built-in panel beside iio-sensor-proxy, Debian 13 booted under qemu)",
+        why: "scripts/test --all installs what makes and boots the guest, and asks for this tier.")
+}
