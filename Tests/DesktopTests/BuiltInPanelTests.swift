@@ -20,7 +20,7 @@ struct BuiltInPanelTests {
         with: [
             "screen/marker.png", "screen/touchscreen.py", "screen/touch-window.py", "screen/builtin-panel.c",
             "umockdev/polled-accel.umockdev",
-        ])
+        ], orientd: true)
 
     @Test("GNOME 48 at its defaults: its own rotation turns the panel, the script locks it, and the panel stays where orientd put it")
     func gnome() throws {
@@ -95,6 +95,24 @@ struct BuiltInPanelTests {
                 "\(kind) at \(tap.screen): a tap at (\(numbers[0]), \(numbers[1])) of the panel landed at (\(numbers[2]), \(numbers[3])); expected (\(expected.x), \(expected.y))"
             )
         }
+    }
+
+    /// The real orientd reads the accelerometer (the kernel's bmc150 driver on i2c-stub,
+    /// the device lying in landscape) and the uinput tablet-mode switch, and turns the
+    /// panel through the desktop's script in hook mode: folded to a tablet the screen
+    /// follows the device, opened to a laptop it goes back to its natural orientation.
+    @Test(
+        "a 2-in-1's posture, read from its tablet-mode switch by the real orientd: folded the panel turns to the device's landscape, opened it goes back",
+        arguments: ["gnome", "kwin-manual"])
+    func posture(kind: String) throws {
+        let run = try Self.run.get()
+        let steps = run.lines("posture", kind)
+        let evidence = "\(steps); \(run.failures(kind)); orientd's output: \(run.file("\(kind)-orientd.log").suffix(1500))"
+        #expect(steps.map(\.screen) == ["tablet", "laptop", "tablet", "laptop"], "\(evidence)")
+        let turns = steps.map { Int($0.fields.first ?? "") ?? -1 }
+        guard turns.count == 4 else { return }
+        #expect(turns[0] % 2 == 1 && turns[2] == turns[0], "folded: a landscape transform, the same both times: \(evidence)")
+        #expect(turns[1] == 0 && turns[3] == 0, "opened: the natural orientation: \(evidence)")
     }
 
     private func readings(_ run: DesktopGuest.Run, _ kind: String) -> [String: Int] {

@@ -175,13 +175,28 @@ enum DesktopGuest {
         }
     }
 
+    /// The test build of orientd in `directory`, with the Swift runtime it links to beside
+    /// it (its run path has $ORIGIN): the guest has no Swift toolchain.
+    static func copyOrientd(to directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: OrientdProcess.executable, to: directory.appendingPathComponent("orientd"))
+        let linked = try OrientdProcess.runShell(["ldd", OrientdProcess.executable.path])
+        // "libswiftCore.so => /opt/swift/usr/lib/swift/linux/libswiftCore.so (0x...)"
+        for line in linked.stdout.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count >= 3, words[1] == "=>", words[2].contains("/swift/") else { continue }
+            let library = URL(fileURLWithPath: String(words[2]))
+            try FileManager.default.copyItem(at: library, to: directory.appendingPathComponent(library.lastPathComponent))
+        }
+    }
+
     /// The one boot of the compositors' cases.
     static let run = boot(cases: "desktop-guest-cases", with: ["screen/marker.png", "screen/touchscreen.py"])
 
     /// A boot: the share made (the scripts as shipped, `cases` as its run script, the
     /// fixtures named), the guest run (its image made first if it is not cached: some
     /// minutes), its results read.
-    static func boot(cases: String, with fixtureNames: [String]) -> Result<Run, OutputState.Failure> {
+    static func boot(cases: String, with fixtureNames: [String], orientd: Bool = false) -> Result<Run, OutputState.Failure> {
         let share = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-desktop-guest-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
@@ -192,6 +207,7 @@ enum DesktopGuest {
                     to: share.appendingPathComponent(URL(fileURLWithPath: name).lastPathComponent))
             }
             try FileManager.default.copyItem(at: fixtures.appendingPathComponent(cases), to: share.appendingPathComponent("run"))
+            if orientd { try copyOrientd(to: share.appendingPathComponent("orientd")) }
         } catch {
             return .failure(OutputState.Failure(description: "making the guest's share: \(error)"))
         }

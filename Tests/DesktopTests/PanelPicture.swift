@@ -125,27 +125,26 @@ enum PanelEdge: String, Sendable, CaseIterable, CustomStringConvertible {
 }
 
 extension PanelPicture {
-    /// The edge that the white pixels (the clock, icons and text of GNOME Shell's top bar,
-    /// whether the bar is black or, in the overview, clear) lie along: the edge nearest
-    /// their centre, when that is within 5 % of the panel from it; nil otherwise.
-    func whiteEdge() -> PanelEdge? {
-        var sx = 0.0
-        var sy = 0.0
-        var n = 0.0
+    /// The edge along which GNOME Shell's top bar lies: the one whose band `band` pixels
+    /// deep (the bar is 32) holds the most white pixels (its clock, icons and text, whether
+    /// the bar is black or, in the overview, clear), at least twice as many as any other
+    /// edge's; nil when none stands out. A notification under the bar lies outside it.
+    func whiteEdge(band: Int = 34) -> PanelEdge? {
+        var counts: [PanelEdge: Int] = [:]
         for y in stride(from: 0, to: height, by: 2) {
             for x in stride(from: 0, to: width, by: 2) {
                 let p = (y * width + x) * 3
-                if pixels[p] > 230 && pixels[p + 1] > 230 && pixels[p + 2] > 230 {
-                    sx += Double(x)
-                    sy += Double(y)
-                    n += 1
-                }
+                guard pixels[p] > 230 && pixels[p + 1] > 230 && pixels[p + 2] > 230 else { continue }
+                if y < band { counts[.top, default: 0] += 1 }
+                if y >= height - band { counts[.bottom, default: 0] += 1 }
+                if x < band { counts[.left, default: 0] += 1 }
+                if x >= width - band { counts[.right, default: 0] += 1 }
             }
         }
-        guard n > 0 else { return nil }
-        let (cx, cy) = (sx / n / Double(width), sy / n / Double(height))
-        let distances: [(PanelEdge, Double)] = [(.top, cy), (.bottom, 1 - cy), (.left, cx), (.right, 1 - cx)]
-        guard let nearest = distances.min(by: { $0.1 < $1.1 }), nearest.1 <= 0.05 else { return nil }
-        return nearest.0
+        let ranked = counts.sorted { $0.value > $1.value }
+        guard let first = ranked.first, first.value >= 20, first.value >= 2 * (ranked.dropFirst().first?.value ?? 0) else {
+            return nil
+        }
+        return first.key
     }
 }

@@ -157,13 +157,14 @@ trixie_desktop_root() {
 # For the desktops that turn only a built-in panel: gnome-shell 48 (gdctl) in a logind
 # session (libpam-systemd, dbus-user-session), kwin 6 (kscreen-doctor), iio-sensor-proxy
 # with polkitd beside them as Debian 13 installs them, umockdev for its accelerometer,
-# and gcc with libdrm's headers to build the guest's built-in-panel preload.
+# gcc with libdrm's headers to build the guest's built-in-panel preload, and for the
+# test build of orientd there libiio0, with i2c-tools to make its accelerometer.
 trixie_gpu_guest_root() {
     local packages=linux-image-amd64,initramfs-tools,systemd-sysv,udev,kmod,dbus,procps,util-linux,seatd
     packages+=,sway,wayfire,swaybg,wlr-randr,grim,wev,python3-evdev,jq,libgl1-mesa-dri,libegl-mesa0,libgbm1
     packages+=,gnome-shell,mutter-common-bin,gnome-settings-daemon-common,gsettings-desktop-schemas,libglib2.0-bin
     packages+=,libpam-systemd,dbus-user-session,kwin-wayland,libkscreen-bin,qt6-wayland
-    packages+=,iio-sensor-proxy,polkitd,umockdev,gcc,libc6-dev,libdrm-dev
+    packages+=,iio-sensor-proxy,polkitd,umockdev,gcc,libc6-dev,libdrm-dev,libiio0,i2c-tools
     local setup="
         echo 'deb http://deb.debian.org/debian trixie-backports main' > /etc/apt/sources.list.d/backports.list
         apt-get update -qq

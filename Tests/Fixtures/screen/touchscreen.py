@@ -2,8 +2,9 @@
 """A uinput touchscreen (direct, as a tablet's panel is) for the desktop guest: taps
 where it is told. Usage: touchscreen.py FIFO [--tablet-mode]; then lines "tap U V"
 (0..4095 on each axis of the digitizer) in FIFO, each a touch of 50 ms there; "quit" ends
-it. With --tablet-mode, also a 2-in-1's tablet-mode switch, folded to tablet: mutter and
-kwin rotate a built-in panel by themselves only in tablet (touch) mode."""
+it. With --tablet-mode, also a 2-in-1's tablet-mode switch, folded to tablet (mutter and
+kwin rotate a built-in panel by themselves only in tablet mode); then "tablet 0" opens it
+to a laptop and "tablet 1" folds it again."""
 import sys
 import time
 
@@ -33,6 +34,8 @@ if "--tablet-mode" in sys.argv[2:]:
     switch = UInput({e.EV_SW: [e.SW_TABLET_MODE]}, name="orientd test tablet-mode switch", bustype=e.BUS_HOST)
     switch.write(e.EV_SW, e.SW_TABLET_MODE, 1)
     switch.syn()
+else:
+    switch = None
 print("touchscreen.py: made", device.device.path if device.device else "a device", flush=True)
 touch = 1
 while True:
@@ -41,6 +44,11 @@ while True:
             words = line.split()
             if words[:1] == ["quit"]:
                 sys.exit(0)
+            if words[:1] == ["tablet"] and len(words) == 2 and switch:
+                switch.write(e.EV_SW, e.SW_TABLET_MODE, int(words[1]))
+                switch.syn()
+                print(f"touchscreen.py: tablet mode {words[1]}", flush=True)
+                continue
             if words[:1] != ["tap"] or len(words) != 3:
                 continue
             x, y = int(words[1]), int(words[2])
