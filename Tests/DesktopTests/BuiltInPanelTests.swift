@@ -83,18 +83,7 @@ struct BuiltInPanelTests {
         #expect(window == (turned ? [panel.height, panel.width] : [panel.width, panel.height]), "\(kind)'s fullscreen window")
         let taps = run.lines("touch", kind)
         #expect(taps.count == 2, "\(taps); \(run.failures(kind))")
-        for tap in taps {
-            let numbers = tap.fields.compactMap(Double.init)
-            guard numbers.count == 4 else {
-                Issue.record("\(kind): \(tap.fields)")
-                continue
-            }
-            let expected = DesktopGuest.logical(u: numbers[0], v: numbers[1], angle: angle, panel: panel)
-            #expect(
-                abs(numbers[2] - expected.x) <= 3 && abs(numbers[3] - expected.y) <= 3,
-                "\(kind) at \(tap.screen): a tap at (\(numbers[0]), \(numbers[1])) of the panel landed at (\(numbers[2]), \(numbers[3])); expected (\(expected.x), \(expected.y))"
-            )
-        }
+        for tap in taps { DesktopGuest.expectTap(tap, angle: angle, panel: panel, kind) }
     }
 
     /// The real orientd reads the accelerometer (the kernel's bmc150 driver on i2c-stub,
@@ -125,13 +114,7 @@ struct BuiltInPanelTests {
     }
 
     private func expectMarker(_ run: DesktopGuest.Run, _ kind: String, _ step: String, angle: Int) throws {
-        let image = try run.picture(kind, step)
-        let seen = image.marker(in: (0, 0, image.width, image.height))
-        let corner = PanelCorner(screenAngle: angle)
-        #expect(
-            seen.red == corner && seen.blue == corner.opposite,
-            "\(kind) after \(step): the picture's top-left corner at the panel's \(seen.red.map(\.rawValue) ?? "nowhere"); \(angle)° puts it \(corner)"
-        )
+        DesktopGuest.expectMarker(try run.picture(kind, step), angle: angle, "\(kind) after \(step)")
     }
 }
 

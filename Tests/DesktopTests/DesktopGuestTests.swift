@@ -31,12 +31,7 @@ struct DesktopGuestTests {
         for picture in pictures {
             let screen = try #require(DesktopGuest.screens.first { $0.screen == picture.screen })
             let image = try PanelPicture(ppm: Data(contentsOf: run.share.appendingPathComponent("\(picture.fields[0]).done.ppm")))
-            let seen = image.marker(in: (0, 0, image.width, image.height))
-            let corner = PanelCorner(screenAngle: screen.angle)
-            #expect(
-                seen.red == corner && seen.blue == corner.opposite,
-                "\(kind) at \(screen.screen): the picture's top-left corner at the panel's \(seen.red.map(\.rawValue) ?? "nowhere"), its bottom-right at \(seen.blue.map(\.rawValue) ?? "nowhere"); \(screen.angle)° puts it \(corner)"
-            )
+            DesktopGuest.expectMarker(image, angle: screen.angle, "\(kind) at \(screen.screen)")
         }
     }
 
@@ -53,16 +48,7 @@ struct DesktopGuestTests {
         let panel = try run.panelSize()
         for tap in taps {
             let screen = try #require(DesktopGuest.screens.first { $0.screen == tap.screen })
-            let numbers = tap.fields.compactMap(Double.init)
-            guard numbers.count == 4 else {
-                Issue.record("\(kind): \(tap.fields)")
-                continue
-            }
-            let expected = DesktopGuest.logical(u: numbers[0], v: numbers[1], angle: screen.angle, panel: panel)
-            #expect(
-                abs(numbers[2] - expected.x) <= 3 && abs(numbers[3] - expected.y) <= 3,
-                "\(kind) at \(screen.screen): a tap at (\(numbers[0]), \(numbers[1])) of the panel landed at (\(numbers[2]), \(numbers[3])); expected (\(expected.x), \(expected.y))"
-            )
+            DesktopGuest.expectTap(tap, angle: screen.angle, panel: panel, "\(kind)")
         }
     }
 }
@@ -106,7 +92,35 @@ enum DesktopGuest {
         suite: "DesktopGuestTests (wayfire, Hyprland and touch on Debian 13 booted under qemu with a virtio-gpu display)",
         why: "scripts/test --all installs what makes and boots the guest, and asks for this tier.")
 
-    static let fixtures = Repository.root.appendingPathComponent("Tests/Fixtures/screen")
+    private static let fixtures = Repository.root.appendingPathComponent("Tests/Fixtures/screen")
+
+    /// Expects the marker's red (top-left) and blue (bottom-right) squares in `image` at
+    /// the panel's corners where a screen at the W3C `angle` puts them.
+    static func expectMarker(_ image: PanelPicture, angle: Int, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let seen = image.marker(in: (0, 0, image.width, image.height))
+        let corner = PanelCorner(screenAngle: angle)
+        #expect(
+            seen.red == corner && seen.blue == corner.opposite,
+            "\(what): the picture's top-left corner at the panel's \(seen.red.map(\.rawValue) ?? "nowhere"), its bottom-right at \(seen.blue.map(\.rawValue) ?? "nowhere"); \(angle)° puts it \(corner)",
+            sourceLocation: sourceLocation)
+    }
+
+    /// Expects a "touch" line's tap (U V of the panel, then X Y where it landed) within 3
+    /// pixels of the point a screen at the W3C `angle` shows there.
+    static func expectTap(
+        _ tap: Line, angle: Int, panel: (width: Double, height: Double), _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let numbers = tap.fields.compactMap(Double.init)
+        guard numbers.count == 4 else {
+            Issue.record("\(what): \(tap.fields)", sourceLocation: sourceLocation)
+            return
+        }
+        let expected = logical(u: numbers[0], v: numbers[1], angle: angle, panel: panel)
+        #expect(
+            abs(numbers[2] - expected.x) <= 3 && abs(numbers[3] - expected.y) <= 3,
+            "\(what) at \(tap.screen): a tap at (\(numbers[0]), \(numbers[1])) of the panel landed at (\(numbers[2]), \(numbers[3])); expected (\(expected.x), \(expected.y))",
+            sourceLocation: sourceLocation)
+    }
 
     /// Where the logical point a tap at (u, v) of the panel (0...1 of its width and height)
     /// shows, with the screen at the W3C `angle`: the picture turns clockwise on the panel
