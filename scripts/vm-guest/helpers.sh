@@ -42,6 +42,14 @@ plug_devices() {
     wait_until 10 test -S /run/orientd/control.sock || fail "orientd did not start for the plugged devices"
 }
 
+# feeder COMMAND...: one command to the running feeder (`--control /run/vs.ctl`);
+# fails, saying so, when it is not taken within 10 s: a FIFO that lost its reader blocks
+# the writer for good, and the test would end at its time limit with nothing said.
+feeder() {
+    timeout 10 sh -c 'printf "%s\n" "$1" > /run/vs.ctl' feeder "$*" ||
+        fail "the virtual sensor did not take '$*' within 10 s; its units: $(systemctl list-units --all --no-legend 'virtual-sensor*' 2>&1)"
+}
+
 # orientd stopped, its saved state gone, the shipped /etc/orientd.conf back (kept aside
 # at the first call).
 stopped_as_shipped() {

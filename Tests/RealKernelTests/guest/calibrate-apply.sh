@@ -25,5 +25,5 @@ echo "list: $(orientd list --json | jq -c '.[0] | {mountMatrix, mountMatrixSourc
 sh -c "$(sed -n 's/^To undo: //p' /tmp/calibrate.err)"
 echo "undone: $(udevadm info -q property /sys/bus/iio/devices/iio:device0 | grep -c ACCEL_MOUNT_MATRIX)"
 kill $monitor
-echo quit > /run/vs.ctl
+feeder quit
 cat /tmp/calibrate.err >&2

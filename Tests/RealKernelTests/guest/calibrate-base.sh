@@ -20,4 +20,4 @@ echo "error: $(cat /tmp/apply.err)"
 echo "written: $(ls /etc/udev/hwdb.d | grep -c orientd)"
 echo "base: $(orientd list --json | jq -r '.[] | select(.location == "base") | .device')"
 echo "display: $(orientd list --json | jq -r '.[] | select(.chosen) | .device')"
-echo quit > /run/vs.ctl
+feeder quit

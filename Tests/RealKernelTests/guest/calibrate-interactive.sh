@@ -17,15 +17,15 @@ wait_for "the way you read it"
 tmux send-keys -t calibrate Enter
 wait_for "m/s²): hold it still"
 cp /tmp/screen.txt /tmp/moving.txt
-echo "play display $upright" > /run/vs.ctl
+feeder play display "$upright"
 wait_for "screen up, then press Enter"
-echo "play display $flat" > /run/vs.ctl
+feeder play display "$flat"
 tmux send-keys -t calibrate Enter
 wait_for "left edge up), then press Enter"
-echo "play display $turned" > /run/vs.ctl
+feeder play display "$turned"
 tmux send-keys -t calibrate Enter
 wait_for "exit status"
 echo "=== moving"; cat /tmp/moving.txt
 echo "=== end"; screen
 tmux kill-server
-echo quit > /run/vs.ctl
+feeder quit

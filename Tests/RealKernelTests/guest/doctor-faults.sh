@@ -11,7 +11,7 @@ doctor() {  # NAME: the exit status and the checks found a problem
     echo "$1: $? $(jq -r 'select(.verdict == "problem") | .check' /tmp/doctor-$1.json | tr '\n' ',')"
 }
 replug() {
-    echo quit > /run/vs.ctl
+    feeder quit
     for _ in $(seq 100); do ls /sys/bus/iio/devices/ | grep -q iio:device || break; sleep 0.1; done
     plug_devices --display "$1" --loop
     for _ in $(seq 100); do ls /sys/bus/iio/devices/ | grep -q iio:device && break; sleep 0.1; done
@@ -43,7 +43,7 @@ replug "$in_g"
 doctor scale
 replug "$zeros"
 doctor zeros
-echo quit > /run/vs.ctl
+feeder quit
 echo "=== healthy"; cat /tmp/doctor-healthy.json /tmp/doctor-healthy.err
 for name in locked laptop hook proxy stale scale zeros; do
     echo "=== $name"; jq -c 'select(.verdict == "problem")' /tmp/doctor-$name.json; cat /tmp/doctor-$name.err

@@ -20,9 +20,9 @@ sleep 1
 lost0=$(seen lost) attached0=$(seen attached)
 count() { echo $(( $(seen "$1") - $(eval echo \$${1}0) )); }
 for cycle in $(seq 1 20); do
-    echo unplug display > /run/vs.ctl
+    feeder unplug display
     wait_for lost "$cycle"
-    echo plug display > /run/vs.ctl
+    feeder plug display
     wait_for attached "$cycle"
     # Samples flow again: the daemon's latest sample time moves on.
     before=$(sample_time)
@@ -36,7 +36,7 @@ turns=$(grep -c '"cause":"sensor"' /run/monitor.ndjson)
 for _ in $(seq 100); do [ "$(grep -c '"cause":"sensor"' /run/monitor.ndjson)" -gt "$turns" ] && break; sleep 0.1; done
 after=$(grep -c '"cause":"sensor"' /run/monitor.ndjson)
 kill $monitor  # before the feeder's last unplug
-echo quit > /run/vs.ctl
+feeder quit
 printf '{"baseline":[%s],"end":[%s],"pid":%s,"nowpid":%s,"lost":%s,"attached":%s,"turns":%s,"after":%s,"restarts":%s}\n' \
     "$(echo $baseline | tr ' ' ,)" "$(echo $end | tr ' ' ,)" "$pid" "$(main_pid)" \
     "$(count lost)" "$(count attached)" "$turns" "$after" "$(restarts)"

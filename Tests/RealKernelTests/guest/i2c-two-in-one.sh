@@ -14,5 +14,5 @@ await_mode '\["tablet","hinge",'
 echo "hinge: $(mode_events)"
 echo "status: $(orientd ctl status | jq -c '{source, base}')"
 echo "list: $(orientd list --json | jq -c '[.[] | {name, location, chosen}]')"
-echo quit > /run/vs.ctl
+feeder quit
 kill $monitor 2>/dev/null; true

@@ -28,10 +28,10 @@ before=$(daemon_wakeups); sleep 5; after=$(daemon_wakeups)
 echo "threads after: $(threads)"
 echo "wake-ups: $(( after - before )) in 5 s"
 echo "still at rest: $(pace)"
-echo "play display $landscape" > /run/vs.ctl
+feeder play display "$landscape"
 wait_until 15 grep -q '"device":"landscape-left"' /tmp/monitor.jsonl || true
 echo "turned: $(grep -c '"device":"landscape-left"' /tmp/monitor.jsonl)"
-echo quit > /run/vs.ctl
+feeder quit
 kill $monitor
 journalctl -b -o cat --no-pager --since "$since" -u 'virtual-sensor-devices-*' | grep '"event":"interval"' \
     | jq -r .milliseconds | tr '\n' ' '

@@ -20,13 +20,13 @@ printf '%s\n' 'ACTION=="remove", SUBSYSTEM=="iio", KERNEL=="iio:device*", RUN+="
     > /etc/udev/rules.d/59-orientd-test-slow.rules
 udevadm control --reload
 before=$(stat -c %i /sys/bus/iio/devices/iio:device0)
-echo unplug > /run/vs.ctl; sleep 1; echo plug > /run/vs.ctl
+feeder unplug; sleep 1; feeder plug
 wait_until 30 new_device || { echo "no new iio:device0:"; ls -l /sys/bus/iio/devices; exit 1; }
 echo "new iio:device0, group $(stat -c %G /sys/bus/iio/devices/iio:device0/buffer/enable)"
 orientd monitor > /run/replaced.ndjson 2>&1 & monitor=$!
 wait_until 60 attached_buffered || true
 kill $monitor
-echo quit > /run/vs.ctl
+feeder quit
 echo "== events"; cat /run/replaced.ndjson
 echo "== journal"; daemon_journal | grep -Ei 'permission denied|EACCES|failed' || true
 echo "== restarts $(restarts)"

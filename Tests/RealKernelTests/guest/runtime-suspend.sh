@@ -18,4 +18,4 @@ echo "still subscribed: $(runtime_status)"
 kill $monitor
 took=$(until_runtime_status suspended 15) || exit 1
 echo "left: $took s $(reading)"
-echo quit > /run/vs.ctl
+feeder quit

@@ -46,7 +46,7 @@ for subject in orientd iio-sensor-proxy; do
     anon=$(awk '/^RssAnon/ { print $2 }' /proc/$pid/status)
     printf '%s %s %s %s %s\n' "$subject" "$(rate /run/a /run/b "$rest_seconds")" \
         "$(rate /run/b /run/c "$turns_seconds")" "$anon" "$started" > /run/side-$subject.cost
-    echo quit > /run/vs.ctl
+    feeder quit
     sleep 1
     kill "$(cat /run/side-consumer.pid)"
     systemctl stop $subject

@@ -18,14 +18,14 @@ await_mode '\["laptop","hinge",'
 await_mode '\["tablet","hinge",'
 echo "hinge: $(mode_events)"
 orientd ctl status | jq -c '{base, "mode-source"}'
-echo quit > /run/vs.ctl; sleep 1
+feeder quit; sleep 1
 systemctl stop orientd
 start --display "$display" --base "$base" --switch laptop
 await_mode '\["laptop","switch",'
-echo tablet > /run/vs.ctl
+feeder tablet
 await_mode '\["tablet","switch",'
-echo laptop > /run/vs.ctl
+feeder laptop
 for _ in $(seq 100); do [ "$(mode_events | grep -o '"switch"' | wc -l)" -ge 3 ] && break; sleep 0.1; done
 echo "switch: $(mode_events)"
-echo quit > /run/vs.ctl
+feeder quit
 kill $monitors 2>/dev/null; true  # the agent waits for every holder of the output to end
