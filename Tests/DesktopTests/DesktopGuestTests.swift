@@ -221,6 +221,8 @@ enum DesktopGuest {
                     to: share.appendingPathComponent(URL(fileURLWithPath: name).lastPathComponent))
             }
             try FileManager.default.copyItem(at: fixtures.appendingPathComponent(cases), to: share.appendingPathComponent("run"))
+            try FileManager.default.copyItem(
+                at: fixtures.appendingPathComponent("desktop-guest-common.sh"), to: share.appendingPathComponent("common.sh"))
             if orientd { try copyOrientd(to: share.appendingPathComponent("orientd")) }
         } catch {
             return .failure(OutputState.Failure(description: "making the guest's share: \(error)"))

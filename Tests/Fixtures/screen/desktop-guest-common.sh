@@ -1,0 +1,57 @@
+# shellcheck shell=sh
+# What every desktop guest's cases (desktop-guest-cases, desktop-guest-panel) do alike,
+# sourced by each from the share as /share/common.sh: the share and the results file,
+# waiting, the host's settled picture of the display, the uinput touchscreen. The
+# sourcing script sets kind, the case a failure line names.
+# shellcheck disable=SC2154 # kind: the sourcing script's
+
+S=/share
+R=$S/results
+: >"$R"
+up() { cut -d' ' -f1 /proc/uptime; }
+say() { echo "[$(up)] $*"; }
+
+# until_ok SECONDS COMMAND...: until COMMAND succeeds (every 0.25 s), or fails after SECONDS.
+until_ok() {
+    limit=$(($1 * 4))
+    shift
+    while ! "$@" >/dev/null 2>&1; do
+        limit=$((limit - 1))
+        [ "$limit" -gt 0 ] || return 1
+        sleep 0.25
+    done
+}
+
+# screendump NAME: the host's picture of the display, as /share/NAME.done.ppm, once it
+# has settled: taken again a second later until two agree (a compositor redraws some
+# time after it turned the output, longer under emulation), ten times at most.
+screendump() {
+    tries=0
+    shot "$1"
+    while [ "$tries" -lt 10 ]; do
+        mv "$S/$1.done.ppm" "$S/$1.before.ppm" 2>/dev/null
+        sleep 1
+        shot "$1"
+        cmp -s "$S/$1.done.ppm" "$S/$1.before.ppm" && break
+        tries=$((tries + 1))
+    done
+    rm -f "$S/$1.before.ppm"
+}
+shot() {
+    rm -f "$S/$1.done.ppm"
+    echo "$1" >"$S/screendump.request"
+    until_ok 30 test -s "$S/$1.done.ppm" || echo "failed $kind screendump $1" >>"$R"
+}
+
+# touchscreen [--tablet-mode]: the uinput touchscreen of touchscreen.py (with a
+# tablet-mode switch, folded), which taps what is written to file descriptor 9 ("tap U
+# V", 0..4095; "tablet 0|1").
+touchscreen() {
+    modprobe uinput
+    mkfifo /run/taps
+    python3 "$S/touchscreen.py" /run/taps "$@" >"$S/touchscreen.log" 2>&1 &
+    exec 9<>/run/taps
+    until_ok 30 sh -c "grep -q 'orientd test touchscreen' /sys/class/input/*/name" ||
+        echo "failed all the touchscreen never appeared" >>"$R"
+    udevadm settle
+}
