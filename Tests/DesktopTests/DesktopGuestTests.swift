@@ -42,13 +42,31 @@ struct DesktopGuestTests {
     /// output =`), which is the user's to write.
     @Test("touch follows the rotation: a tap lands where the picture shows the point tapped", arguments: DesktopGuest.Kind.touchedKinds)
     func touch(kind: DesktopGuest.Kind) throws {
+        try Self.expectTaps("touch", kind)
+    }
+
+    /// A pen is a tablet's tool, which a compositor maps apart from touch: sway through
+    /// the script (`input type:tablet_tool map_to_output`). A uinput pen on the panel (a
+    /// display tablet), given to wev, which has no tablet protocol, as the pointer.
+    @Test(
+        "the pen follows the rotation: a touch of the pen lands where the picture shows the point touched",
+        arguments: [DesktopGuest.Kind.sway])
+    func pen(kind: DesktopGuest.Kind) throws {
+        try Self.expectTaps("pen", kind)
+    }
+
+    /// Two taps (of a finger or the pen: `what`) after each of the four turns, each where
+    /// the turned screen shows the point tapped.
+    static func expectTaps(_ what: String, _ kind: DesktopGuest.Kind, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let run = try DesktopGuest.run.get()
-        let taps = run.lines("touch", kind)
-        #expect(taps.count == 8, "two taps after each of the four turns: \(taps); \(run.failures(kind))")
+        let taps = run.lines(what, kind)
+        #expect(
+            taps.count == 8, "two \(what) taps after each of the four turns: \(taps); \(run.failures(kind))", sourceLocation: sourceLocation
+        )
         let panel = try run.panelSize()
         for tap in taps {
-            let screen = try #require(DesktopGuest.screens.first { $0.screen == tap.screen })
-            DesktopGuest.expectTap(tap, angle: screen.angle, panel: panel, "\(kind)")
+            let screen = try #require(DesktopGuest.screens.first { $0.screen == tap.screen }, sourceLocation: sourceLocation)
+            DesktopGuest.expectTap(tap, angle: screen.angle, panel: panel, "\(kind), \(what)", sourceLocation: sourceLocation)
         }
     }
 }

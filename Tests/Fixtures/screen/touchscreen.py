@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 """A uinput touchscreen (direct, as a tablet's panel is) for the desktop guest: taps
-where it is told. Usage: touchscreen.py FIFO [--tablet-mode]; then lines "tap U V"
-(0..4095 on each axis of the digitizer) in FIFO, each a touch of 50 ms there; "quit" ends
-it. With --tablet-mode, also a 2-in-1's tablet-mode switch, folded to tablet (mutter and
-kwin rotate a built-in panel by themselves only in tablet mode); then "tablet 0" opens it
-to a laptop and "tablet 1" folds it again."""
+where it is told. Usage: touchscreen.py FIFO [--tablet-mode] [--pen]; then lines "tap U
+V" (0..4095 on each axis of the digitizer) in FIFO, each a touch of 50 ms there; "quit"
+ends it. With --tablet-mode, also a 2-in-1's tablet-mode switch, folded to tablet (mutter
+and kwin rotate a built-in panel by themselves only in tablet mode); then "tablet 0"
+opens it to a laptop and "tablet 1" folds it again. With --pen, also a pen on the same
+panel (a display tablet, as a 2-in-1's active pen is); then "pen U V" brings it near
+there, touches for 50 ms, lifts it and takes it away."""
 import sys
 import time
 
@@ -36,6 +38,22 @@ if "--tablet-mode" in sys.argv[2:]:
     switch.syn()
 else:
     switch = None
+if "--pen" in sys.argv[2:]:
+    # What libinput takes for a display tablet's pen: the pen tool, its tip and a button,
+    # the axes with a resolution, and direct input (on the screen, not beside it).
+    pen = UInput(
+        {
+            e.EV_KEY: [e.BTN_TOOL_PEN, e.BTN_TOUCH, e.BTN_STYLUS],
+            e.EV_ABS: [(e.ABS_X, axis), (e.ABS_Y, axis), (e.ABS_PRESSURE, AbsInfo(0, 0, 1023, 0, 0, 0))],
+        },
+        name="orientd test pen",
+        vendor=0x1234,
+        product=0x5679,
+        bustype=e.BUS_USB,
+        input_props=[e.INPUT_PROP_DIRECT],
+    )
+else:
+    pen = None
 print("touchscreen.py: made", device.device.path if device.device else "a device", flush=True)
 touch = 1
 while True:
@@ -48,6 +66,20 @@ while True:
                 switch.write(e.EV_SW, e.SW_TABLET_MODE, int(words[1]))
                 switch.syn()
                 print(f"touchscreen.py: tablet mode {words[1]}", flush=True)
+                continue
+            if words[:1] == ["pen"] and len(words) == 3 and pen:
+                x, y = int(words[1]), int(words[2])
+                for events in [
+                    [(e.EV_ABS, e.ABS_X, x), (e.EV_ABS, e.ABS_Y, y), (e.EV_KEY, e.BTN_TOOL_PEN, 1)],
+                    [(e.EV_ABS, e.ABS_PRESSURE, 600), (e.EV_KEY, e.BTN_TOUCH, 1)],
+                    [(e.EV_ABS, e.ABS_PRESSURE, 0), (e.EV_KEY, e.BTN_TOUCH, 0)],
+                    [(e.EV_KEY, e.BTN_TOOL_PEN, 0)],
+                ]:
+                    for kind, code, value in events:
+                        pen.write(kind, code, value)
+                    pen.syn()
+                    time.sleep(0.05)
+                print(f"touchscreen.py: pen at {x} {y}", flush=True)
                 continue
             if words[:1] != ["tap"] or len(words) != 3:
                 continue
