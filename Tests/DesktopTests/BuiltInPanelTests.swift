@@ -68,22 +68,41 @@ struct BuiltInPanelTests {
         try expectMarker(run, kind, "held", angle: 180)
     }
 
+    /// Where the window is tapped: each desktop, and the W3C angle its panel is turned to.
+    static let tapped = [("gnome", 90), ("kwin-manual", 180)]
+
     /// A tap must land where the picture shows the point tapped: mutter and kwin turn a
     /// touchscreen with the built-in panel by themselves (no tool of the script's).
     @Test(
         "touch follows the panel on GNOME 48 and on Plasma 6 (Orientation Manual): a tap lands where the picture shows it",
-        arguments: [
-            ("gnome", 90), ("kwin-manual", 180),
-        ])
+        arguments: tapped)
     func touch(kind: String, angle: Int) throws {
         let run = try Self.run.get()
         let panel = try run.panelSize()
         let window = run.lines("window", kind).first?.fields.compactMap(Double.init) ?? []
         let turned = angle % 180 == 90
         #expect(window == (turned ? [panel.height, panel.width] : [panel.width, panel.height]), "\(kind)'s fullscreen window")
-        let taps = run.lines("touch", kind)
-        #expect(taps.count == 2, "\(taps); \(run.failures(kind))")
-        for tap in taps { DesktopGuest.expectTap(tap, angle: angle, panel: panel, kind) }
+        expectTwo("touch", run, kind, angle: angle, panel: panel)
+    }
+
+    /// A pen (a uinput display tablet's) is mapped apart from touch, by the desktop too;
+    /// the window takes it through the tablet protocol.
+    @Test(
+        "the pen follows the panel on GNOME 48 and on Plasma 6 (Orientation Manual): a touch of the pen lands where the picture shows it",
+        arguments: tapped)
+    func pen(kind: String, angle: Int) throws {
+        let run = try Self.run.get()
+        expectTwo("pen", run, kind, angle: angle, panel: try run.panelSize())
+    }
+
+    /// Two taps of `tool` ("touch", "pen"), each where a screen at `angle` shows the point.
+    private func expectTwo(
+        _ tool: String, _ run: DesktopGuest.Run, _ kind: String, angle: Int, panel: (width: Double, height: Double),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let taps = run.lines(tool, kind)
+        #expect(taps.count == 2, "\(taps); \(run.failures(kind))", sourceLocation: sourceLocation)
+        for tap in taps { DesktopGuest.expectTap(tap, angle: angle, panel: panel, "\(kind), \(tool)", sourceLocation: sourceLocation) }
     }
 
     /// The real orientd reads the accelerometer (the kernel's bmc150 driver on i2c-stub,

@@ -40,15 +40,18 @@ else:
     switch = None
 if "--pen" in sys.argv[2:]:
     # What libinput takes for a display tablet's pen: the pen tool, its tip and a button,
-    # the axes with a resolution, and direct input (on the screen, not beside it).
+    # the axes with a resolution, and direct input (on the screen, not beside it). Its
+    # USB ids are those of a 2-in-1's pen sensor that libwacom lists as built into the
+    # display (ELAN 2072, the HP Spectre x360's): mutter maps a pen libwacom does not know
+    # as an external tablet, to the screen's axes whatever its rotation.
     pen = UInput(
         {
             e.EV_KEY: [e.BTN_TOOL_PEN, e.BTN_TOUCH, e.BTN_STYLUS],
             e.EV_ABS: [(e.ABS_X, axis), (e.ABS_Y, axis), (e.ABS_PRESSURE, AbsInfo(0, 0, 1023, 0, 0, 0))],
         },
         name="orientd test pen",
-        vendor=0x1234,
-        product=0x5679,
+        vendor=0x04F3,
+        product=0x2072,
         bustype=e.BUS_USB,
         input_props=[e.INPUT_PROP_DIRECT],
     )
