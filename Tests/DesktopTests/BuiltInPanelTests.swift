@@ -82,7 +82,7 @@ struct BuiltInPanelTests {
         let window = run.lines("window", kind).first?.fields.compactMap(Double.init) ?? []
         let turned = angle % 180 == 90
         #expect(window == (turned ? [panel.height, panel.width] : [panel.width, panel.height]), "\(kind)'s fullscreen window")
-        expectTwo("touch", run, kind, angle: angle, panel: panel)
+        try DesktopGuest.expectTaps("touch", kind, in: run, count: 2, panel: panel) { _ in angle }
     }
 
     /// A pen (a uinput display tablet's) is mapped apart from touch, by the desktop too;
@@ -92,17 +92,7 @@ struct BuiltInPanelTests {
         arguments: tapped)
     func pen(kind: String, angle: Int) throws {
         let run = try Self.run.get()
-        expectTwo("pen", run, kind, angle: angle, panel: try run.panelSize())
-    }
-
-    /// Two taps of `tool` ("touch", "pen"), each where a screen at `angle` shows the point.
-    private func expectTwo(
-        _ tool: String, _ run: DesktopGuest.Run, _ kind: String, angle: Int, panel: (width: Double, height: Double),
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        let taps = run.lines(tool, kind)
-        #expect(taps.count == 2, "\(taps); \(run.failures(kind))", sourceLocation: sourceLocation)
-        for tap in taps { DesktopGuest.expectTap(tap, angle: angle, panel: panel, "\(kind), \(tool)", sourceLocation: sourceLocation) }
+        try DesktopGuest.expectTaps("pen", kind, in: run, count: 2, panel: try run.panelSize()) { _ in angle }
     }
 
     /// The real orientd reads the accelerometer (the kernel's bmc150 driver on i2c-stub,

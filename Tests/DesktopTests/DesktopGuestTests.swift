@@ -55,19 +55,13 @@ struct DesktopGuestTests {
         try Self.expectTaps("pen", kind)
     }
 
-    /// Two taps (of a finger or the pen: `what`) after each of the four turns, each where
+    /// Two taps (of a finger or the pen: `tool`) after each of the four turns, each where
     /// the turned screen shows the point tapped.
-    static func expectTaps(_ what: String, _ kind: DesktopGuest.Kind, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectTaps(_ tool: String, _ kind: DesktopGuest.Kind, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let run = try DesktopGuest.run.get()
-        let taps = run.lines(what, kind)
-        #expect(
-            taps.count == 8, "two \(what) taps after each of the four turns: \(taps); \(run.failures(kind))", sourceLocation: sourceLocation
-        )
-        let panel = try run.panelSize()
-        for tap in taps {
-            let screen = try #require(DesktopGuest.screens.first { $0.screen == tap.screen }, sourceLocation: sourceLocation)
-            DesktopGuest.expectTap(tap, angle: screen.angle, panel: panel, "\(kind), \(what)", sourceLocation: sourceLocation)
-        }
+        try DesktopGuest.expectTaps(
+            tool, kind.rawValue, in: run, count: 8, panel: try run.panelSize(),
+            angle: { tap in DesktopGuest.screens.first { $0.screen == tap.screen }?.angle }, sourceLocation: sourceLocation)
     }
 }
 
@@ -121,6 +115,20 @@ enum DesktopGuest {
             seen.red == corner && seen.blue == corner.opposite,
             "\(what): the picture's top-left corner at the panel's \(seen.red.map(\.rawValue) ?? "nowhere"), its bottom-right at \(seen.blue.map(\.rawValue) ?? "nowhere"); \(angle)° puts it \(corner)",
             sourceLocation: sourceLocation)
+    }
+
+    /// Expects `count` lines of `tool` ("touch", "pen") for the case `kind` of `run`, each
+    /// a tap where a screen at the W3C angle `angle` gives for its line shows the point.
+    static func expectTaps(
+        _ tool: String, _ kind: String, in run: Run, count: Int, panel: (width: Double, height: Double), angle: (Line) -> Int?,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let taps = run.lines(tool, kind)
+        #expect(taps.count == count, "\(count) \(tool) taps: \(taps); \(run.failures(kind))", sourceLocation: sourceLocation)
+        for tap in taps {
+            let turned = try #require(angle(tap), "no angle for \(tap.screen)", sourceLocation: sourceLocation)
+            expectTap(tap, angle: turned, panel: panel, "\(kind), \(tool)", sourceLocation: sourceLocation)
+        }
     }
 
     /// Expects a "touch" line's tap (U V of the panel, then X Y where it landed) within 3
