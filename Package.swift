@@ -6,7 +6,7 @@ import PackageDescription
 // Benchmarks live in their own package under Benchmarks/ so that packagers and CI's
 // test build do not compile the benchmark harness and its dependencies.
 
-// Modules off the per-sample path of `replay` and `evaluate` (the simulator, the client,
+// Modules off the per-sample path of `replay` and `explain` (the simulator, the client,
 // the live sensors' adapters, read at 50 Hz at most) are optimised for size in release
 // builds: the installed binary's target is 16 MB (docs/development.md "Size").
 let optimisedForSize: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
@@ -73,33 +73,46 @@ let package = Package(
                 "OrientdCore", "OrientdIO", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
+        // The option groups orientd and orientd-lab share (the screen's policy, the mount
+        // matrix, the classifier's parameters, the adaptive rate) and the pipeline they make.
+        .target(
+            name: "OrientdOptions",
+            dependencies: ["OrientdCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The command line: one type per subcommand.
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientdCore", "OrientdIO", "OrientdLinux", "OrientdDaemon", "OrientdClient",
+                "OrientdCore", "OrientdIO", "OrientdLinux", "OrientdDaemon", "OrientdClient", "OrientdOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The laboratory's judge: a labelled recording played as replay plays it, each
+        // labelled stretch checked, and the figures and targets of the classifier.
+        .target(name: "OrientdEvaluation", dependencies: ["OrientdCore", "OrientdIO"]),
         // The laboratory: `orientd-lab simulate` synthesises labelled recordings with the
-        // physical model. Built with the package, never installed: what ships is `orientd`.
+        // physical model, `orientd-lab evaluate` judges the classifier on them. Built with
+        // the package, never installed: what ships is `orientd`.
         .executableTarget(
             name: "orientd-lab",
             dependencies: [
-                "OrientdCore", "OrientdIO", "OrientdSimulation",
+                "OrientdCore", "OrientdIO", "OrientdSimulation", "OrientdEvaluation", "OrientdOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
-        .testTarget(name: "OrientdCoreTests", dependencies: ["OrientdCore"]),
-        .testTarget(name: "OrientdSimulationTests", dependencies: ["OrientdSimulation", "OrientdCore"]),
+        .testTarget(name: "OrientdCoreTests", dependencies: ["OrientdCore", "OrientdEvaluation"]),
+        .testTarget(name: "OrientdEvaluationTests", dependencies: ["OrientdEvaluation", "OrientdCore"]),
+        .testTarget(name: "OrientdSimulationTests", dependencies: ["OrientdSimulation", "OrientdCore", "OrientdEvaluation"]),
         // Plays every bundled recording and judges it against its labels.
-        .testTarget(name: "RecordingsTests", dependencies: ["OrientdCore", "OrientdIO"]),
+        .testTarget(name: "RecordingsTests", dependencies: ["OrientdCore", "OrientdIO", "OrientdEvaluation"]),
         // Runs the built binary for the tests that use it: to its end, or as a daemon
         // read line by line, with a client of its socket.
         .target(
             name: "OrientdTestSupport", dependencies: ["OrientdCore", "OrientdIO", "OrientdDaemon", "OrientdClient"], path: "Tests/Support"),
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["orientd", "OrientdCore", "OrientdIO", "OrientdDaemon", "OrientdClient", "OrientdTestSupport"]),
+            dependencies: [
+                "orientd", "orientd-lab", "OrientdCore", "OrientdIO", "OrientdDaemon", "OrientdClient", "OrientdOptions",
+                "OrientdEvaluation", "OrientdTestSupport",
+            ]),
         // The rotation scripts and the suggestion's notification against real compositors
         // (sway, mutter, kwin), a real X server and mako: switched on by the
         // real-counterpart tier (scripts/test --all).

@@ -7,14 +7,15 @@ import ArgumentParser
 struct OrientdLab: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orientd-lab",
-        abstract: "orientd's laboratory: synthesise labelled recordings for the classifier's tests.",
+        abstract: "orientd's laboratory: synthesise labelled recordings, and judge the classifier on them.",
         discussion: """
             Not part of the installed orientd: run it from a checkout with \
             'swift run orientd-lab COMMAND'.
 
             Examples:
               swift run orientd-lab simulate Recordings/scenarios/riding-a-bus.scenario --seed 7 > bus.csv
+              swift run orientd-lab evaluate --table Recordings/*.csv
             """,
-        subcommands: [Simulate.self]
+        subcommands: [Simulate.self, Evaluate.self]
     )
 }

@@ -21,13 +21,11 @@ struct Orientd: ParsableCommand {
               orientd run --socket /tmp/orientd.sock --exec orientd-rotate-sway
               orientd ctl --socket /tmp/orientd.sock lock landscape
               orientd monitor | orientd-rotate-x11
-              orientd evaluate Recordings/*.csv
               orientd explain Recordings/tapping-while-reading.csv
             """,
         version: OrientdRelease.version,
         subcommands: [
             Run.self, List.self, Doctor.self, Calibrate.self, Record.self, Replay.self, Explain.self, Ctl.self, Monitor.self, Config.self,
-            Evaluate.self,
         ],
         defaultSubcommand: Run.self
     )

@@ -17,7 +17,14 @@ struct UnknownCommand: Equatable {
         suggestions = distances.filter { $0.1 <= 2 }.sorted { $0.1 < $1.1 }.map(\.0)
     }
 
+    /// The laboratory's commands: they measure orientd and make its test material, and are
+    /// not installed (`orientd-lab`, built from a checkout).
+    static let laboratory = ["simulate", "evaluate"]
+
     var message: String {
+        if Self.laboratory.contains(word) {
+            return "unknown command '\(word)': it is the laboratory's, not installed; from a checkout: swift run orientd-lab \(word)"
+        }
         let hint = suggestions.isEmpty ? "" : "; did you mean '\(suggestions.joined(separator: "' or '"))'?"
         return "unknown command '\(word)'\(hint)"
     }

@@ -1,5 +1,6 @@
 import Foundation
 import OrientdCore
+import OrientdOptions
 import OrientdTestSupport
 import Testing
 

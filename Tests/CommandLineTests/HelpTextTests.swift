@@ -63,6 +63,12 @@ struct HelpTextTests {
         let far = try OrientdProcess.run(["rotate"])
         #expect(far.status == 64)
         #expect(far.stderr.contains("unknown command 'rotate'\n"))
+        // The laboratory's commands are not installed: the user is told where they are.
+        let lab = try OrientdProcess.run(["evaluate", "Recordings/lying-in-bed.csv"])
+        #expect(lab.status == 64)
+        #expect(
+            lab.stderr.contains(
+                "unknown command 'evaluate': it is the laboratory's, not installed; from a checkout: swift run orientd-lab evaluate"))
         // Options still go to run, the default command.
         #expect(try OrientdProcess.run(["--no-such-flag"]).stderr.contains("Unknown option '--no-such-flag'"))
     }

@@ -15,20 +15,21 @@ import Testing
     .enabled(if: NoThread.counterpart.missing.isEmpty, "\(NoThread.skipReason)"))
 struct NoThreadTests {
 
-    @Test("evaluate: the same output as with threads, on one thread")
-    func evaluateOnOneThread() throws {
+    @Test("explain: the same output as with threads, on one thread")
+    func explainOnOneThread() throws {
         let scratch = try NoThread.scratch()
         defer { try? FileManager.default.removeItem(at: scratch.directory) }
         // 20 000 samples: more than the four batches of 4096 queued ahead, so a reader run
-        // inline, with nobody to take its batches, would wait for room for ever.
+        // inline, with nobody to take its batches, would wait for ever for room.
         let path = try NoThread.recording(in: scratch, samples: 20_000, samplesPerPose: 1000)
-        let threaded = try OrientdProcess.run(["evaluate", "--table", path], executable: NoThread.binary(in: scratch))
-        let alone = try NoThread.run(["evaluate", "--table", path], in: scratch)
+        let threaded = try OrientdProcess.run(["explain", path], executable: NoThread.binary(in: scratch))
+        let alone = try NoThread.run(["explain", path], in: scratch)
         #expect(
             alone.status == threaded.status,
             "status \(alone.status) (137: killed after 30 s), with threads \(threaded.status): \(alone.stderr)")
         #expect(alone.stdout == threaded.stdout)
-        #expect(alone.stdout.contains("total"), "\(alone.stdout)")
+        // A turn every 10 s: the first pose, then 19 turns, each explained on a line.
+        #expect(alone.lines.count == 20, "\(alone.stdout)")
     }
 
     @Test(

@@ -1,10 +1,12 @@
 import Foundation
 import OrientdCore
+import OrientdEvaluation
 import OrientdIO
+import OrientdOptions
 import OrientdTestSupport
 import Testing
 
-@testable import orientd
+@testable import orientd_lab
 
 @Suite("evaluate and replay play a recording the same way")
 struct OneReplayPathTests {

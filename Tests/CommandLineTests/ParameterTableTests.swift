@@ -1,5 +1,6 @@
 import Foundation
 import OrientdCore
+import OrientdOptions
 import OrientdTestSupport
 import Testing
 
@@ -16,7 +17,7 @@ struct ParameterTableTests {
         let options = try ClassifierOptions.parse(["--\(name)", JSONLineWriter.number(value, decimals: 6)])
         var expected = ClassifierParameters()
         parameter.set(value, in: &expected)
-        #expect(options.parameters == expected, "Sources/orientd/Options/ClassifierOptions.swift: --\(name) does not set \(name)")
+        #expect(options.parameters == expected, "Sources/OrientdOptions/ClassifierOptions.swift: --\(name) does not set \(name)")
         #expect(ConfigurationSettings.keys[name] == .option, "ConfigurationSettings.keys lacks \(name)")
     }
 

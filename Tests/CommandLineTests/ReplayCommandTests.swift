@@ -57,7 +57,7 @@ struct ReplayCommandTests {
         // evaluate's table: samples read a second at rest, on the bundled turns from rest.
         let recording = Repository.root.appendingPathComponent("Recordings/turned-after-lying-still.csv").path
         func stillRate(_ extra: [String]) throws -> Double {
-            let table = try OrientdProcess.run(["evaluate", "--table"] + extra + [recording])
+            let table = try OrientdProcess.run(["evaluate", "--table"] + extra + [recording], executable: OrientdProcess.lab)
             let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("total") })
             return try #require(Double(row.split(separator: " ").last ?? ""), "\(row)")
         }
@@ -269,8 +269,14 @@ struct ReplayCommandTests {
         let top = try OrientdProcess.run(["--help"])
         #expect(top.status == 0)
         #expect(top.stdout.contains("orientd replay Recordings/"))
-        for command in ["replay", "evaluate"] {
+        for command in ["replay", "explain"] {
             #expect(top.stdout.contains(command))
+        }
+        // The laboratory's commands are not the installed program's.
+        #expect(!top.stdout.contains("evaluate"), "\(top.stdout)")
+        let lab = try OrientdProcess.run(["--help"], executable: OrientdProcess.lab)
+        for command in ["simulate", "evaluate"] {
+            #expect(lab.stdout.contains(command), "orientd-lab --help lacks \(command)")
         }
         let replay = try OrientdProcess.run(["replay", "--help"])
         for option in [
@@ -286,17 +292,17 @@ struct ReplayCommandTests {
     }
 }
 
-@Suite("orientd evaluate, end to end")
+@Suite("orientd-lab evaluate, end to end")
 struct EvaluateCommandTests {
     @Test("passes a correctly labelled recording and fails a mislabelled one, naming the violation")
     func verdicts() throws {
         let scratch = try Scratch()
         let good = try scratch.write("good.csv", Scratch.rotationRecording())
         let wrong = try scratch.write("wrong.csv", Scratch.rotationRecording().replacingOccurrences(of: ",face-up", with: ",face-down"))
-        let pass = try OrientdProcess.run(["evaluate", good])
+        let pass = try OrientdProcess.run(["evaluate", good], executable: OrientdProcess.lab)
         #expect(pass.status == 0)
         #expect(pass.stdout.contains("PASS  \(good): 3 stretches, 3 changes"))
-        let fail = try OrientdProcess.run(["evaluate", good, wrong])
+        let fail = try OrientdProcess.run(["evaluate", good, wrong], executable: OrientdProcess.lab)
         #expect(fail.status == 1)
         #expect(fail.stdout.contains("FAIL  \(wrong)"))
         #expect(fail.stdout.contains("spurious change landscape-left → face-up"))
@@ -307,18 +313,20 @@ struct EvaluateCommandTests {
     @Test("--targets judges the totals: met on the bundled recording of handling, crossed by a slower classifier")
     func targets() throws {
         let recording = Repository.root.appendingPathComponent("Recordings/lifted-and-turned-in-the-hand.csv").path
-        let met = try OrientdProcess.run(["evaluate", "--targets", recording])
+        let met = try OrientdProcess.run(["evaluate", "--targets", recording], executable: OrientdProcess.lab)
         #expect(met.status == 0, "\(met.stdout)")
         #expect(met.stdout.contains("targets: all met"), "\(met.stdout)")
         // A recording that fails its labels alone does not fail the targets; a p95 over
         // 250 ms does, named.
-        let crossed = try OrientdProcess.run(["evaluate", "--table", "--targets", "--hold-time", "0.4", recording])
+        let crossed = try OrientdProcess.run(
+            ["evaluate", "--table", "--targets", "--hold-time", "0.4", recording], executable: OrientdProcess.lab)
         #expect(crossed.status == 1, "\(crossed.stdout)")
         #expect(crossed.stdout.contains("target crossed: pose: p95 latency "), "\(crossed.stdout)")
         #expect(crossed.stdout.contains(", at most 250 ms"), "\(crossed.stdout)")
         #expect(crossed.stdout.contains("targets: 1 crossed"), "\(crossed.stdout)")
         // A recording that cannot be read leaves the targets unjudged, and fails.
-        let unread = try OrientdProcess.run(["evaluate", "--targets", recording, "/nonexistent/recording.csv"])
+        let unread = try OrientdProcess.run(
+            ["evaluate", "--targets", recording, "/nonexistent/recording.csv"], executable: OrientdProcess.lab)
         #expect(unread.status == 1, "\(unread.stdout)")
         #expect(unread.stdout.contains("ERROR /nonexistent/recording.csv: cannot open recording"), "\(unread.stdout)")
         #expect(unread.stdout.contains("targets: not judged: 1 recording could not be read"), "\(unread.stdout)")

@@ -1,3 +1,4 @@
+import OrientdEvaluation
 import Testing
 
 @testable import OrientdCore

@@ -1,4 +1,5 @@
 import OrientdCore
+import OrientdEvaluation
 import Testing
 
 @testable import OrientdSimulation

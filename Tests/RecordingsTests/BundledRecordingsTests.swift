@@ -1,5 +1,6 @@
 import Foundation
 import OrientdCore
+import OrientdEvaluation
 import OrientdIO
 import Testing
 

@@ -29,15 +29,17 @@ public struct OrientdProcess {
 
     /// The binary next to the test bundle: `swift test` builds it because the test target
     /// depends on it.
-    public static let executable: URL = {
+    public static let executable = built("orientd")
+    /// The laboratory's program (`orientd-lab evaluate`, `simulate`), built beside it.
+    public static let lab = built("orientd-lab")
+
+    static func built(_ name: String) -> URL {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("orientd").path),
-            dir.path != "/"
-        {
+        while !FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent(name).path), dir.path != "/" {
             dir.deleteLastPathComponent()
         }
-        return dir.appendingPathComponent("orientd")
-    }()
+        return dir.appendingPathComponent(name)
+    }
 
     /// Runs another program (found on PATH) the same way.
     public static func runShell(_ arguments: [String]) throws -> Result {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import OrientdCore
 import OrientdIO
+import OrientdOptions
 
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -83,7 +84,7 @@ extension Config {
         static let configuration = CommandConfiguration(
             abstract: "List the classifier's parameters: each key, its default, unit and bounds, and what it does.",
             discussion: """
-                Each is a key of the file and a flag of run, replay, explain and evaluate \
+                Each is a key of the file and a flag of run, replay, explain and orientd-lab evaluate \
                 with the same value. --json prints one object a line for scripts (with the \
                 values scripts/sweep-parameters tries, and the naive classifier's).
 

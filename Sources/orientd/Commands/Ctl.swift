@@ -3,6 +3,7 @@ import Glibc
 import OrientdClient
 import OrientdCore
 import OrientdIO
+import OrientdOptions
 import SystemPackage
 
 struct Ctl: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import OrientdCore
 import OrientdIO
+import OrientdOptions
 
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -73,15 +74,15 @@ struct Explain: ParsableCommand {
                 EvidenceChart(title: "orientd explain \(reader.displayName)", parameters: classifier.parameters)
             })
         do {
-            _ = try LabelledReplay.run(reader, rate: classifier.adaptiveRate, watchingSensor: sensor.watchingSensor) {
+            try RecordingReplay.run(reader, rate: classifier.adaptiveRate, watchingSensor: sensor.watchingSensor) {
                 header, matrix, line in
                 let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
                 made.warnings.forEach { diagnostics.warning($0) }
                 return made.pipeline
             } warning: {
                 diagnostics.warning($0.description)
-            } observed: { sample, decision, service in
-                explainer.observe(sample, decision, service)
+            } observed: { step, service in
+                explainer.observe(step.sample, step.decision, service)
             } said: {
                 switch $0 {
                 case .orientation(let event): explainer.said(event)

@@ -2,6 +2,7 @@ import ArgumentParser
 import OrientdCore
 import OrientdIO
 import OrientdLinux
+import OrientdOptions
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import OrientdCore
 import OrientdDaemon
 import OrientdIO
 import OrientdLinux
+import OrientdOptions
 import SystemPackage
 
 struct Record: ParsableCommand {
@@ -12,7 +13,7 @@ struct Record: ParsableCommand {
         discussion: """
             Writes the header (rate, mount matrix, device) and one line per sample, in m/s² \
             before the mount matrix, exactly what 'orientd replay' reads. Add an 'expect' \
-            column by hand to make a labelled recording for 'orientd evaluate'.
+            column by hand to make a labelled recording for 'orientd-lab evaluate'.
 
             Examples:
               orientd record --seconds 30 > Recordings/mine.csv

@@ -2,6 +2,7 @@ import ArgumentParser
 import OrientdCore
 import OrientdDaemon
 import OrientdIO
+import OrientdOptions
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import OrientdCore
 import OrientdDaemon
 import OrientdIO
 import OrientdLinux
+import OrientdOptions
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
+import OrientdCore
 import Testing
 
-@testable import OrientdCore
+@testable import OrientdEvaluation
 
 @Suite("Label evaluator")
 struct LabelEvaluatorTests {

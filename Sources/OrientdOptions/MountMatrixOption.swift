@@ -1,7 +1,7 @@
 import ArgumentParser
 import OrientdCore
 
-struct MountMatrixOption: ParsableArguments {
+public struct MountMatrixOption: ParsableArguments, Sendable {
     @Option(
         name: .customLong("mount-matrix"),
         help: ArgumentHelp(
@@ -9,15 +9,17 @@ struct MountMatrixOption: ParsableArguments {
             discussion:
                 "Applied as corrected = M · raw, row i giving axis i, as in systemd's hwdb. Example: --mount-matrix '0, -1, 0; -1, 0, 0; 0, 0, 1'",
             valueName: "matrix"))
-    var text: String?
+    public var text: String?
 
-    var matrix: MountMatrix? {
+    public init() {}
+
+    public var matrix: MountMatrix? {
         get throws { try Self.parse(text, flag: "--mount-matrix") }
     }
 
-    func validate() throws { try Self.check(text, flag: "--mount-matrix") }
+    public func validate() throws { try Self.check(text, flag: "--mount-matrix") }
 
-    static func parse(_ text: String?, flag: String) throws -> MountMatrix? {
+    public static func parse(_ text: String?, flag: String) throws -> MountMatrix? {
         guard let text else { return nil }
         do {
             return try MountMatrix(parsing: text)
@@ -26,7 +28,7 @@ struct MountMatrixOption: ParsableArguments {
         }
     }
 
-    static func check(_ text: String?, flag: String) throws {
+    public static func check(_ text: String?, flag: String) throws {
         guard let matrix = try parse(text, flag: flag) else { return }
         if let fatal = matrix.findings.first(where: \.isFatal) {
             throw ValidationError("\(flag): \(fatal)")
@@ -36,7 +38,7 @@ struct MountMatrixOption: ParsableArguments {
 
 /// The base accelerometer's mount matrix, for a convertible's hinge angle: only `run`
 /// and `list` read that sensor.
-struct BaseMountMatrixOption: ParsableArguments {
+public struct BaseMountMatrixOption: ParsableArguments, Sendable {
     @Option(
         name: .customLong("base-mount-matrix"),
         help: ArgumentHelp(
@@ -44,11 +46,13 @@ struct BaseMountMatrixOption: ParsableArguments {
             discussion:
                 "As --mount-matrix, for the sensor 'orientd list' shows with location base; docs/layers.md, \"2-in-1\", says how to check it. Example: --base-mount-matrix '1, 0, 0; 0, -1, 0; 0, 0, -1'",
             valueName: "matrix"))
-    var text: String?
+    public var text: String?
 
-    var matrix: MountMatrix? {
+    public init() {}
+
+    public var matrix: MountMatrix? {
         get throws { try MountMatrixOption.parse(text, flag: "--base-mount-matrix") }
     }
 
-    func validate() throws { try MountMatrixOption.check(text, flag: "--base-mount-matrix") }
+    public func validate() throws { try MountMatrixOption.check(text, flag: "--base-mount-matrix") }
 }

@@ -1,3 +1,5 @@
+import OrientdCore
+
 /// Judges the device pose a classifier reported against a recording's `expect` labels.
 public typealias LabelEvaluator = StretchEvaluator<DeviceOrientation>
 

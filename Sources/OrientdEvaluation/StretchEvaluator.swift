@@ -1,5 +1,7 @@
+import OrientdCore
+
 /// Judges a stream of reported states against the labels of a recording. It is the
-/// oracle of the replay tests, of `orientd evaluate` and of its figures; `LabelEvaluator`
+/// oracle of the replay tests, of `orientd-lab evaluate` and of its figures; `LabelEvaluator`
 /// judges the device pose, `ScreenLabels` turns the same labels into the screen's.
 ///
 /// A *stretch* is a run of consecutive samples with the same label; nil means "don't

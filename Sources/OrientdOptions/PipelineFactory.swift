@@ -1,30 +1,38 @@
 import ArgumentParser
 import OrientdCore
-import OrientdIO
 
 /// Builds the pipeline from the flags (and, for a recording, its header once known): the
 /// mount matrix (flag, else header, else identity, with its oddities reported), the
 /// natural orientation, the supported set, and the lock (the flag, else the saved one).
-struct PipelineFactory: Sendable {
-    var policy: PolicyOptions
-    var classifier: ClassifierOptions
-    var mountMatrix: MountMatrixOption
+public struct PipelineFactory: Sendable {
+    public var policy: PolicyOptions
+    public var classifier: ClassifierOptions
+    public var mountMatrix: MountMatrixOption
     /// The lock saved by an earlier run, applied when --lock is not given.
-    var savedLock: RotationSet?
+    public var savedLock: RotationSet?
+
+    public init(
+        policy: PolicyOptions, classifier: ClassifierOptions, mountMatrix: MountMatrixOption, savedLock: RotationSet? = nil
+    ) {
+        self.policy = policy
+        self.classifier = classifier
+        self.mountMatrix = mountMatrix
+        self.savedLock = savedLock
+    }
 
     /// Fatal input: the caller stops with EX_DATAERR.
-    struct DataError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    public struct DataError: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
     }
 
     /// A pipeline and what is worth a warning about how it was built.
-    struct Made {
-        var pipeline: OrientationPipeline
-        var warnings: [String] = []
+    public struct Made {
+        public var pipeline: OrientationPipeline
+        public var warnings: [String] = []
     }
 
-    func make(
+    public func make(
         header: RecordingHeader, headerMatrix: MountMatrix?, matrixLine: Int, source: String
     ) throws -> Made {
         let matrix: MountMatrix
@@ -51,7 +59,7 @@ struct PipelineFactory: Sendable {
         return made
     }
 
-    func make(natural: NaturalOrientation, mountMatrix matrix: MountMatrix) throws -> Made {
+    public func make(natural: NaturalOrientation, mountMatrix matrix: MountMatrix) throws -> Made {
         var made = Made(
             pipeline: OrientationPipeline(
                 mountMatrix: matrix, parameters: classifier.parameters,

@@ -3,5 +3,5 @@ import OrientdCore
 
 extension ExitCode {
     /// The command ends with one of orientd's named statuses.
-    init(_ status: ExitStatus) { self.init(status.rawValue) }
+    public init(_ status: ExitStatus) { self.init(status.rawValue) }
 }

@@ -1,3 +1,5 @@
+import OrientdCore
+
 /// The figures by which a classifier is compared across recordings: how many holds it
 /// reached and how fast, how much of the held time it was right, and how often it changed
 /// its answer while the device was held still. Figures add up across recordings, so a

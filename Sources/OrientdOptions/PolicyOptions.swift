@@ -2,7 +2,7 @@ import ArgumentParser
 import OrientdCore
 
 /// How the pose becomes a screen orientation: the supported set, the lock, the panel.
-struct PolicyOptions: ParsableArguments {
+public struct PolicyOptions: ParsableArguments, Sendable {
     @Option(
         help: ArgumentHelp(
             "The screen orientations allowed when unlocked (default: all four).",
@@ -14,14 +14,14 @@ struct PolicyOptions: ParsableArguments {
                 by commas. Example: --supported all-but-upside-down
                 """,
             valueName: "words"))
-    var supported: String?
+    public var supported: String?
 
     @Option(
         help: ArgumentHelp(
             "Lock the screen to these orientations (same words as --supported).",
             discussion: "Example: --lock landscape. The screen moves at once if it must.",
             valueName: "words"))
-    var lock: String?
+    public var lock: String?
 
     @Option(
         help: ArgumentHelp(
@@ -29,7 +29,7 @@ struct PolicyOptions: ParsableArguments {
             discussion:
                 "Most 2-in-1s and large tablets are naturally landscape. It changes the W3C names only, not the angles. Example: --natural landscape",
             valueName: "portrait|landscape"))
-    var natural: NaturalOrientation?
+    public var natural: NaturalOrientation?
 
     @Option(
         help: ArgumentHelp(
@@ -41,7 +41,7 @@ struct PolicyOptions: ParsableArguments {
                 tablets need nothing. always: in every mode. Example: --rotate-in always
                 """,
             valueName: "tablet|always"))
-    var rotateIn: RotateIn = .tablet
+    public var rotateIn: RotateIn = .tablet
 
     @Option(
         help: ArgumentHelp(
@@ -53,10 +53,12 @@ struct PolicyOptions: ParsableArguments {
                 the new orientation. Example: --suggestion-timeout 5
                 """,
             valueName: "seconds"))
-    var suggestionTimeout: Double = 10
+    public var suggestionTimeout: Double = 10
+
+    public init() {}
 
     /// The natural orientation: the flag, else the recording's header, else portrait.
-    func resolvedNatural(header: RecordingHeader?) throws -> NaturalOrientation {
+    public func resolvedNatural(header: RecordingHeader?) throws -> NaturalOrientation {
         if let natural { return natural }
         if let text = header?[RecordingHeader.Key.natural] {
             guard let value = NaturalOrientation(rawValue: text.lowercased()) else {
@@ -67,7 +69,7 @@ struct PolicyOptions: ParsableArguments {
         return .portrait
     }
 
-    func supportedSet(natural: NaturalOrientation) throws -> RotationSet {
+    public func supportedSet(natural: NaturalOrientation) throws -> RotationSet {
         guard let supported else { return .all }
         do {
             return try OrientationWords.parse(supported, natural: natural)
@@ -76,7 +78,7 @@ struct PolicyOptions: ParsableArguments {
         }
     }
 
-    func lockSet(natural: NaturalOrientation) throws -> RotationSet? {
+    public func lockSet(natural: NaturalOrientation) throws -> RotationSet? {
         guard let lock else { return nil }
         do {
             return try OrientationWords.parse(lock, natural: natural)
@@ -85,7 +87,7 @@ struct PolicyOptions: ParsableArguments {
         }
     }
 
-    func validate() throws {
+    public func validate() throws {
         guard suggestionTimeout >= 0, suggestionTimeout.isFinite else {
             throw ValidationError("--suggestion-timeout: expected seconds, 0 or more, got \(suggestionTimeout)")
         }

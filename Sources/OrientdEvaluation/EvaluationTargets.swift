@@ -1,6 +1,8 @@
+import OrientdCore
+
 /// The figures a classifier must reach over a set of labelled recordings: no
 /// hold missed, the 95th-percentile latency, spurious changes per hour of held time, and
-/// how often the screen changes while the device moves. `orientd evaluate --targets` and
+/// how often the screen changes while the device moves. `orientd-lab evaluate --targets` and
 /// CI's `scripts/evaluate-real` hold the totals to them.
 public struct EvaluationTargets: Hashable, Sendable {
     /// Holds never reached, pose or screen.
