@@ -216,7 +216,7 @@ struct ReplayCommandTests {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try process.start()
         // Read the first line, then hang up.
         var first = Data()
         while !first.contains(UInt8(ascii: "\n")) {
@@ -225,7 +225,7 @@ struct ReplayCommandTests {
             first.append(chunk)
         }
         try out.fileHandleForReading.close()
-        process.waitUntilExit()
+        process.waitForEnd()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(String(decoding: first, as: UTF8.self).contains("\"cause\":\"start\""))
         #expect(process.terminationReason == .exit, "not killed by SIGPIPE")
@@ -252,12 +252,12 @@ struct ReplayCommandTests {
             process.standardInput = input
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try process.start()
             if let commands {
                 input.fileHandleForWriting.write(Data(commands.utf8))
                 try input.fileHandleForWriting.close()  // end of file while it runs
             }
-            process.waitUntilExit()
+            process.waitForEnd()
             #expect(process.terminationStatus == 0)
             let flags = fcntl(kept, F_GETFL)
             #expect(flags >= 0 && flags & O_NONBLOCK == 0, "stdin left non-blocking (commands: \(commands ?? "none, still open"))")

@@ -210,7 +210,7 @@ struct RotationScriptTests {
         #expect(fakes.calls == expected)
         #expect(process.isRunning, "the script must wait for more events")
         try input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        process.waitForEnd()
         #expect(process.terminationStatus == 0)
         #expect(fakes.calls == expected, "nothing more at the end of the input")
     }
@@ -631,7 +631,7 @@ extension RotationScriptTests {
             }
             process.standardOutput = try emptyFile("stdout")
             process.standardError = try emptyFile("stderr")
-            try process.run()
+            try process.start()
             return process
         }
 
@@ -640,7 +640,7 @@ extension RotationScriptTests {
             throws -> Run
         {
             let process = try start(program, arguments: arguments, environment: environment, stdin: .text(stdin))
-            process.waitUntilExit()
+            process.waitForEnd()
             func read(_ name: String) -> String {
                 (try? String(contentsOf: scratch.directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
             }

@@ -94,7 +94,7 @@ final class RealXServer {
         process.arguments = [display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.start()
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"),
@@ -117,7 +117,7 @@ final class RealXServer {
     deinit {
         // SIGKILL: the child inherits the test thread's signal mask, which blocks SIGTERM.
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitForEnd()
         // Killed, it cannot remove its lock and socket itself.
         unlink("/tmp/.X\(number)-lock")
         unlink("/tmp/.X11-unix/X\(number)")

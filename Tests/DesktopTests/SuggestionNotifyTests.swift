@@ -28,7 +28,7 @@ struct SuggestionNotifyTests {
         process.environment = session.environment.merging(["ORIENTD_SOCKET": socket]) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: session.log("pipeline"))
         process.standardError = process.standardOutput
-        try process.run()
+        try process.start()
         return (process, events)
     }
 
@@ -52,7 +52,7 @@ struct SuggestionNotifyTests {
         _ = try session.waitFor("the accept to take effect", seconds: 5) {
             lines(events).contains { $0["event"] as? String == "suggestion" && $0["reason"] as? String == "accepted" } ? true : nil
         }
-        pipeline.waitUntilExit()
+        pipeline.waitForEnd()
         let all = lines(events)
         let turn = all.last { $0["event"] as? String == "orientation" }
         #expect(turn?["screen"] as? String == "landscape-primary" && turn?["locked"] as? Bool == true, "\(all)")
@@ -74,7 +74,7 @@ struct SuggestionNotifyTests {
             lines(events).contains { $0["event"] as? String == "suggestion" && $0["state"] as? String == "withdrawn" } ? true : nil
         }
         _ = try session.waitFor("the notification to close", seconds: 3) { try session.notifications().isEmpty ? true : nil }
-        pipeline.waitUntilExit()
+        pipeline.waitForEnd()
         let withdrawal = lines(events).first { $0["event"] as? String == "suggestion" && $0["state"] as? String == "withdrawn" }
         #expect(withdrawal?["reason"] as? String == "device")
         #expect(lines(events).allSatisfy { $0["screen"] as? String != "landscape-primary" || $0["event"] as? String != "orientation" })

@@ -138,7 +138,7 @@ final class ScriptProcess {
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: errorFile)
-        try process.run()
+        try process.start()
     }
 
     func send(_ line: String) throws {
@@ -151,7 +151,7 @@ final class ScriptProcess {
     @discardableResult
     func finish() -> Int32 {
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        process.waitForEnd()
         return process.terminationStatus
     }
 }
@@ -289,8 +289,8 @@ final class NestedSway {
         try? FileManager.default.removeItem(at: file)
         let grim = asNobody(["grim", "-t", "ppm", file.path], ["WAYLAND_DISPLAY": "wayland-1"])
         grim.standardError = FileHandle.nullDevice
-        try grim.run()
-        grim.waitUntilExit()
+        try grim.start()
+        grim.waitForEnd()
         return try PanelPicture(ppm: Data(contentsOf: file))
     }
 

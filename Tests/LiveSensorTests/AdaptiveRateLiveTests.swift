@@ -76,9 +76,9 @@ extension LiveSensorTests {
         process.arguments = ["python3", fixtures.appendingPathComponent("make-stream.py").path, "\(seconds)", "\(rate)"]
         let pipe = Pipe()
         process.standardOutput = pipe
-        try process.run()
+        try process.start()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitForEnd()
         guard process.terminationStatus == 0 else { throw TestbedError(description: "make-stream.py failed") }
         return data
     }

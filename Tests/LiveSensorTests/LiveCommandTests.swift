@@ -131,11 +131,11 @@ extension LiveSensorTests {
         iiod.executableURL = URL(fileURLWithPath: "/usr/sbin/iiod")
         iiod.standardOutput = FileHandle.nullDevice
         iiod.standardError = FileHandle.nullDevice
-        try iiod.run()
+        try iiod.start()
         defer {
             // SIGKILL: iiod may not answer SIGTERM while a client thread is blocked.
             kill(iiod.processIdentifier, SIGKILL)
-            iiod.waitUntilExit()
+            iiod.waitForEnd()
         }
         // iiod serves the testbed's devices; wait until it answers.
         var listed = try OrientdProcess.run(["list", "--json", "--uri", "ip:127.0.0.1"], timeout: 10)

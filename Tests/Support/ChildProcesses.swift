@@ -11,7 +11,7 @@ public final class ChildProcesses {
 
     /// Runs `process` and keeps it to be killed.
     public func start(_ process: Process) throws {
-        try process.run()
+        try process.start()
         processes.append(process)
     }
 

@@ -37,7 +37,7 @@ public final class DaemonProcess: Sendable {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = inPipe
-        try process.run()
+        try process.start()
         self.process = process
         input = inPipe.fileHandleForWriting
         let outHandle = out.fileHandleForReading
@@ -131,7 +131,7 @@ public final class DaemonProcess: Sendable {
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForEnd()
             return nil
         }
         readers.wait()
@@ -142,7 +142,7 @@ public final class DaemonProcess: Sendable {
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForEnd()
         }
         checkLines(lines.withLock { $0 })
     }

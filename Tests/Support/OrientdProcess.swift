@@ -63,7 +63,7 @@ public struct OrientdProcess {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
-        try process.run()
+        try process.start()
         let stopper = DispatchWorkItem { if process.isRunning { process.terminate() } }
         if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: stopper) }
         defer { stopper.cancel() }
@@ -80,7 +80,7 @@ public struct OrientdProcess {
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitForEnd()
         drained.wait()
         let result = Result(
             status: process.terminationStatus,
