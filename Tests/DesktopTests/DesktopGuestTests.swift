@@ -47,12 +47,12 @@ struct DesktopGuestTests {
 
     /// A pen is a tablet's tool, which a compositor maps apart from touch: sway through
     /// the script (`input type:tablet_tool map_to_output`), Hyprland through
-    /// `input:tablet:transform`, which the script sets with the monitor's. A uinput pen on
-    /// the panel (a display tablet), given to wev, which has no tablet protocol, as the
-    /// pointer.
+    /// `input:tablet:transform`, which the script sets with the monitor's, wayfire through
+    /// its own configuration (`[input-device:…] output =`). A uinput pen on the panel (a
+    /// display tablet), given to wev, which has no tablet protocol, as the pointer.
     @Test(
         "the pen follows the rotation: a touch of the pen lands where the picture shows the point touched",
-        arguments: [DesktopGuest.Kind.sway, .hyprland])
+        arguments: [DesktopGuest.Kind.sway, .wayfire, .hyprland])
     func pen(kind: DesktopGuest.Kind) throws {
         try Self.expectTaps("pen", kind)
     }
