@@ -59,6 +59,18 @@ public struct PipelineFactory: Sendable {
         return made
     }
 
+    /// The pipeline maker of a replay of the recording read from `source` (explain, the
+    /// lab's evaluate): `make(header:…)`, each warning handed to `warn`.
+    public func maker(
+        source: String, warn: @escaping (String) -> Void
+    ) -> (RecordingHeader, MountMatrix?, Int) throws -> OrientationPipeline {
+        { header, matrix, line in
+            let made = try make(header: header, headerMatrix: matrix, matrixLine: line, source: source)
+            made.warnings.forEach(warn)
+            return made.pipeline
+        }
+    }
+
     public func make(natural: NaturalOrientation, mountMatrix matrix: MountMatrix) throws -> Made {
         var made = Made(
             pipeline: OrientationPipeline(

@@ -58,12 +58,9 @@ struct Evaluate: ParsableCommand {
         let reader = try RecordingReader(path: path, mountMatrixOverridden: mountMatrix.text != nil)
         defer { reader.close() }
         return try LabelledReplay.run(
-            reader, latencyBound: latencyBound, rate: classifier.adaptiveRate, watchingSensor: sensor.watchingSensor
-        ) { header, matrix, line in
-            let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
-            made.warnings.forEach { diagnostics.warning($0) }
-            return made.pipeline
-        } warning: {
+            reader, latencyBound: latencyBound, rate: classifier.adaptiveRate, watchingSensor: sensor.watchingSensor,
+            makePipeline: factory.maker(source: reader.displayName) { diagnostics.warning($0) }
+        ) {
             diagnostics.warning($0.description)
         } said: {
             switch $0 {

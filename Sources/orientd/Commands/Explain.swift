@@ -74,12 +74,10 @@ struct Explain: ParsableCommand {
                 EvidenceChart(title: "orientd explain \(reader.displayName)", parameters: classifier.parameters)
             })
         do {
-            try RecordingReplay.run(reader, rate: classifier.adaptiveRate, watchingSensor: sensor.watchingSensor) {
-                header, matrix, line in
-                let made = try factory.make(header: header, headerMatrix: matrix, matrixLine: line, source: reader.displayName)
-                made.warnings.forEach { diagnostics.warning($0) }
-                return made.pipeline
-            } warning: {
+            try RecordingReplay.run(
+                reader, rate: classifier.adaptiveRate, watchingSensor: sensor.watchingSensor,
+                makePipeline: factory.maker(source: reader.displayName) { diagnostics.warning($0) }
+            ) {
                 diagnostics.warning($0.description)
             } observed: { step, service in
                 explainer.observe(step.sample, step.decision, service)
