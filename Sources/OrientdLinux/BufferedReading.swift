@@ -178,12 +178,12 @@ struct BufferedReading {
         switch silence.check(now: MonotonicClock.now, rate: rate.current) {
         case .wait: break
         case .stall(let seconds):
-            loop.emit(.stalled(device: scans.device.id, seconds: seconds, time: MonotonicClock.now - loop.start))
+            loop.emit(.changed(.stalled(seconds: seconds), device: scans.device.id, time: MonotonicClock.now - loop.start))
             reapply()
         case .reapply:
             reapply()
         case .hung(let seconds):
-            loop.emit(.hung(device: scans.device.id, seconds: seconds, time: MonotonicClock.now - loop.start))
+            loop.emit(.changed(.hung(seconds: seconds), device: scans.device.id, time: MonotonicClock.now - loop.start))
         case .giveUp:
             return .bufferSilent(silence)
         }
@@ -208,11 +208,11 @@ struct BufferedReading {
             try scans.read { x, y, z, timestamp in
                 if let seconds = silence.scan(at: lastRead) {
                     // Said before the scans that end the silence are handed on.
-                    loop.emit(.resumed(device: scans.device.id, afterSeconds: seconds, time: lastRead - loop.start))
+                    loop.emit(.changed(.resumed(afterSeconds: seconds), device: scans.device.id, time: lastRead - loop.start))
                     if polledInstead {
                         loop.emit(
-                            .reading(
-                                device: scans.device.id, read: .buffered, because: "its buffer sends again",
+                            .changed(
+                                .reading(read: .buffered, because: "its buffer sends again"), device: scans.device.id,
                                 time: lastRead - loop.start))
                     }
                 }

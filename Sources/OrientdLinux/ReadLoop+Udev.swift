@@ -12,7 +12,7 @@ extension ReadLoop {
     /// is looked for again as udev sees it.
     mutating func replaced(_ id: String, opened identity: IIODeviceIdentity?) -> Bool {
         guard let change = IIODeviceIdentity.change(of: id, opened: identity) else { return false }
-        emit(.lost(device: id, reason: change))
+        emit(.changed(.lost(reason: change), device: id))
         awaitUdev(on: id)
         return true
     }

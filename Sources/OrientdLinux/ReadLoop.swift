@@ -123,7 +123,7 @@ struct ReadLoop {
             context = try IIOContext(uri: configuration.uri)
             (info, device) = try discovery.open(found, in: context)
         } catch {
-            emit(.lost(device: id, reason: "cannot open: \(error)"))
+            emit(.changed(.lost(reason: "cannot open: \(error)"), device: id))
             _ = sleepOrStop(seconds: 1)
             return false
         }
@@ -140,24 +140,24 @@ struct ReadLoop {
         emit(.attached(info))
         let unreadable = "\(device.id) has no accel_x, accel_y and accel_z channels"
         if gate.isOpen && reading == nil {
-            emit(.lost(device: id, reason: unreadable))
+            emit(.changed(.lost(reason: unreadable), device: id))
             return true
         }
         var given: GivenUpBuffer?
         while true {
             if reading == nil {
-                emit(.idle(device: id))
+                emit(.changed(.idle, device: id))
                 if let end = waitForGate(id) {
-                    if case .lost(let reason) = end { emit(.lost(device: id, reason: reason)) }
+                    if case .lost(let reason) = end { emit(.changed(.lost(reason: reason), device: id)) }
                     return true
                 }
                 if replaced(id, opened: identity) { return true }
                 reading = startReading(device, info: &info, syspath: syspath)
                 guard reading != nil else {
-                    emit(.lost(device: id, reason: unreadable))
+                    emit(.changed(.lost(reason: unreadable), device: id))
                     return true
                 }
-                emit(.reading(device: id, read: info.readPath))
+                emit(.changed(.reading(read: info.readPath), device: id))
             }
             let end = read(reading, device: device, info: info, given: given)
             given?.patience = 0
@@ -165,10 +165,10 @@ struct ReadLoop {
             switch end {
             case .stopped: return true
             case .lost(let reason):
-                emit(.lost(device: id, reason: reason))
+                emit(.changed(.lost(reason: reason), device: id))
                 return true
             case .failed(let reason):
-                emit(.lost(device: id, reason: reason))
+                emit(.changed(.lost(reason: reason), device: id))
                 awaitUdev(on: id)
                 return true
             case .paused:
@@ -185,7 +185,7 @@ struct ReadLoop {
                 reading = startReading(device, info: &info, syspath: syspath)
             }
             if given != nil && reading == nil {
-                emit(.lost(device: id, reason: unreadable))
+                emit(.changed(.lost(reason: unreadable), device: id))
                 return true
             }
         }
@@ -231,7 +231,9 @@ struct ReadLoop {
                     .warning(
                         "\(device.id): its buffer has sent nothing for \(seconds) s, though the sensor answers reads; "
                             + "reading it polled until the buffer sends again"))
-                emit(.reading(device: device.id, read: .polled, because: "its buffer sends nothing", time: MonotonicClock.now - start))
+                emit(
+                    .changed(
+                        .reading(read: .polled, because: "its buffer sends nothing"), device: device.id, time: MonotonicClock.now - start))
             }
             return .polled(axes)
         }

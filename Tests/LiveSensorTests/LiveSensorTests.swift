@@ -67,7 +67,7 @@ extension SensorEvent<AccelerometerInfo> {
     var attachedInfo: AccelerometerInfo? { if case .attached(let i) = self { i } else { nil } }
     var sample: Sample? { if case .sample(let s) = self { s } else { nil } }
     var warningText: String? { if case .warning(let w) = self { w } else { nil } }
-    var isLost: Bool { if case .lost = self { true } else { false } }
+    var isLost: Bool { if case .changed(.lost, _, _) = self { true } else { false } }
     var failure: String? { if case .failed(let f) = self { f } else { nil } }
 }
 
@@ -192,7 +192,7 @@ struct LiveSensorTests {
                 } else if attached == 2 {
                     samplesAfterReturn += 1
                 }
-            case .lost where lost == -1:
+            case .changed(.lost, _, _) where lost == -1:
                 lost = 1
                 // The platform parent stays; only the IIO device comes back.
                 try bed.add(FakeAccelerometer.polled(raw: (0, -1024, 100), withParent: false))
@@ -204,7 +204,9 @@ struct LiveSensorTests {
         }
         #expect(attached == 2, "\(seen.filter { $0.sample == nil }.map { "\($0)" })")
         #expect(seen.compactMap(\.attachedInfo).map(\.candidate.id) == ["iio:device0", "iio:device0"])
-        let lostEvents = seen.compactMap { event -> String? in if case .lost(let d, let r) = event { "\(d): \(r)" } else { nil } }
+        let lostEvents = seen.compactMap { event -> String? in
+            if case .changed(.lost(let r), let d, _) = event { "\(d): \(r)" } else { nil }
+        }
         #expect(lostEvents == ["iio:device0: removed"])
         #expect(lost == 1)
         #expect(samplesAfterReturn >= 5)
@@ -329,14 +331,14 @@ extension LiveSensorTests {
         var resumedAt: Int?
         let seen = await collect(configuration(), seconds: 10) { event in
             if event.sample != nil { samples += 1 }
-            if case .resumed = event { resumedAt = samples }
+            if case .changed(.resumed, _, _) = event { resumedAt = samples }
             return samples >= 16
         }
-        let stalled = seen.compactMap { if case .stalled(let device, let seconds, _) = $0 { (device, seconds) } else { nil } }
+        let stalled = seen.compactMap { if case .changed(.stalled(let seconds), let device, _) = $0 { (device, seconds) } else { nil } }
         #expect(stalled.count == 1, "\(seen)")
         #expect(stalled.first?.0 == "iio:device0")
         #expect((2.0..<2.6).contains(stalled.first?.1 ?? 0), "reported after the 2 s threshold, before the scans came back")
-        let resumed = seen.compactMap { if case .resumed(_, let after, _) = $0 { after } else { nil } }
+        let resumed = seen.compactMap { if case .changed(.resumed(let after), _, _) = $0 { after } else { nil } }
         #expect(resumed.count == 1)
         #expect((2.4..<3.5).contains(resumed.first ?? 0), "the silence lasted about 2.6 s: \(resumed)")
         #expect(resumedAt.map { $0 < 16 } == true, "resumed is said before the later scans are handed on")

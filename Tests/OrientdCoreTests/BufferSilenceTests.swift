@@ -170,7 +170,7 @@ struct BufferSilenceTests {
 
 @Suite("The sensor's trouble, from its events")
 struct SensorTroubleTests {
-    func event(_ state: SensorStateEvent.State, at time: Double) -> SensorStateEvent {
+    func event(_ state: SensorState, at time: Double) -> SensorStateEvent {
         SensorStateEvent(state, device: "iio:device0", time: time)
     }
 
@@ -178,15 +178,15 @@ struct SensorTroubleTests {
     func episode() {
         var trouble = SensorTrouble.after(event(.stalled(seconds: 2), at: 6), was: nil)
         #expect(trouble == .stalled(device: "iio:device0", since: 4))
-        trouble = SensorTrouble.after(event(.reading(read: "polled", reason: "its buffer sends nothing"), at: 7.1), was: trouble)
+        trouble = SensorTrouble.after(event(.reading(read: .polled, because: "its buffer sends nothing"), at: 7.1), was: trouble)
         #expect(trouble == .polledInstead(device: "iio:device0", since: 4))
         #expect(SensorTrouble.after(event(.resumed(afterSeconds: 13), at: 17), was: trouble) == nil)
-        #expect(SensorTrouble.after(event(.reading(read: "buffered", reason: "its buffer sends again"), at: 17), was: trouble) == trouble)
-        for end in [SensorStateEvent.State.lost(reason: "removed"), .idle, .reading(read: "buffered")] {
+        #expect(SensorTrouble.after(event(.reading(read: .buffered, because: "its buffer sends again"), at: 17), was: trouble) == trouble)
+        for end in [SensorState.lost(reason: "removed"), .idle, .reading(read: .buffered)] {
             #expect(SensorTrouble.after(event(end, at: 20), was: trouble) == nil, "\(end)")
         }
         #expect(
-            SensorTrouble.after(event(.reading(read: "polled", reason: "its buffer sends nothing"), at: 9), was: nil)
+            SensorTrouble.after(event(.reading(read: .polled, because: "its buffer sends nothing"), at: 9), was: nil)
                 == .polledInstead(device: "iio:device0", since: 9), "no stall before it: from now")
     }
 
@@ -196,9 +196,9 @@ struct SensorTroubleTests {
         trouble = SensorTrouble.after(event(.hung(seconds: 3), at: 7), was: trouble)
         #expect(trouble == .hung(device: "iio:device0", since: 4))
         #expect(
-            SensorTrouble.after(event(.reading(read: "polled", reason: "its buffer sends nothing"), at: 17.1), was: trouble)
+            SensorTrouble.after(event(.reading(read: .polled, because: "its buffer sends nothing"), at: 17.1), was: trouble)
                 == .polledInstead(device: "iio:device0", since: 4))
-        let other = SensorStateEvent(.reading(read: "polled", reason: "its buffer sends nothing"), device: "iio:device1", time: 9)
+        let other = SensorStateEvent(.reading(read: .polled, because: "its buffer sends nothing"), device: "iio:device1", time: 9)
         #expect(SensorTrouble.after(other, was: trouble) == .polledInstead(device: "iio:device1", since: 9), "another device's silence")
         #expect(SensorTrouble.after(event(.resumed(afterSeconds: 10), at: 14), was: trouble) == nil)
         var json = JSONLineWriter()

@@ -44,7 +44,7 @@ struct EventTests {
         #expect(
             String(
                 decoding: SensorStateEvent(
-                    .attached(name: "bmc150_accel", location: .unknown, read: "polled", rate: 62.5), device: "iio:device0", time: 0
+                    .attached(name: "bmc150_accel", location: .unknown, read: .polled, rate: 62.5), device: "iio:device0", time: 0
                 ).jsonLine,
                 as: UTF8.self)
                 == #"{"event":"sensor","state":"attached","time":0,"device":"iio:device0","name":"bmc150_accel","location":"unknown","read":"polled","rate":62.5,"version":1}"#

@@ -37,9 +37,9 @@ struct ReadingDemandTests {
             String(decoding: SensorStateEvent(.idle, device: "iio:device0", time: 7.5).jsonLine, as: UTF8.self)
                 == #"{"event":"sensor","state":"idle","time":7.5,"device":"iio:device0","version":1}"# + "\n")
         #expect(
-            String(decoding: SensorStateEvent(.reading(read: "buffered"), device: "iio:device0", time: 9).jsonLine, as: UTF8.self)
+            String(decoding: SensorStateEvent(.reading(read: .buffered), device: "iio:device0", time: 9).jsonLine, as: UTF8.self)
                 == #"{"event":"sensor","state":"reading","time":9,"device":"iio:device0","read":"buffered","version":1}"# + "\n")
-        let fallback = SensorStateEvent(.reading(read: "polled", reason: "its buffer sends nothing"), device: "iio:device0", time: 7)
+        let fallback = SensorStateEvent(.reading(read: .polled, because: "its buffer sends nothing"), device: "iio:device0", time: 7)
         #expect(
             String(decoding: fallback.jsonLine, as: UTF8.self)
                 == #"{"event":"sensor","state":"reading","time":7,"device":"iio:device0","read":"polled","reason":"its buffer sends nothing","version":1}"#
@@ -57,7 +57,7 @@ struct ReadingDemandTests {
     @Test("read again after a pause in which the device turned: the new pose within the start's hold time, cause sensor")
     func resumeAfterTurn() throws {
         var service = serviceInPortrait()
-        service.resumeReading(event: SensorStateEvent(.reading(read: "polled"), device: "iio:device0", time: 0.4))
+        service.resumeReading(event: SensorStateEvent(.reading(read: .polled), device: "iio:device0", time: 0.4))
         var events: [OrientationEvent] = []
         // Read again 60 s later, lying landscape-left now.
         for i in 0..<25 {
@@ -74,7 +74,7 @@ struct ReadingDemandTests {
     @Test("read again in the same pose: a sensor event, and no orientation event")
     func resumeInSamePose() {
         var service = serviceInPortrait()
-        service.resumeReading(event: SensorStateEvent(.reading(read: "polled"), device: "iio:device0", time: 0.4))
+        service.resumeReading(event: SensorStateEvent(.reading(read: .polled), device: "iio:device0", time: 0.4))
         let sensorEvents = service.takeOutbox().filter { if case .sensor = $0 { true } else { false } }
         #expect(sensorEvents.count == 1)
         for i in 0..<50 { service.process(Sample(time: 60 + Double(i) * 0.02, acceleration: rest(roll: 0))) }

@@ -67,7 +67,7 @@ struct SourceEventsTests {
         var service = readingInPortrait()
         _ = service.apply(.pace(device: "iio:device0", .watch, hz: 10))
         #expect(service.readingRate != nil)
-        #expect(service.apply(.lost(device: "iio:device0", reason: "removed")) == .continues)
+        #expect(service.apply(.changed(.lost(reason: "removed"), device: "iio:device0")) == .continues)
         #expect(service.readingRate == nil)
         #expect(
             lines(service.takeOutbox()) == [
@@ -80,13 +80,13 @@ struct SourceEventsTests {
     @Test("a silent buffer: stalled, hung, read polled instead, then resumed; each sets or clears the trouble status shows")
     func silence() {
         var service = readingInPortrait()
-        _ = service.apply(.stalled(device: "iio:device0", seconds: 2, time: 2.5))
+        _ = service.apply(.changed(.stalled(seconds: 2), device: "iio:device0", time: 2.5))
         #expect(service.sensorTrouble == .stalled(device: "iio:device0", since: 0.5))
-        _ = service.apply(.hung(device: "iio:device0", seconds: 3, time: 3.5))
+        _ = service.apply(.changed(.hung(seconds: 3), device: "iio:device0", time: 3.5))
         #expect(service.sensorTrouble == .hung(device: "iio:device0", since: 0.5))
-        _ = service.apply(.reading(device: "iio:device0", read: .polled, because: "its buffer sends nothing", time: 3.6))
+        _ = service.apply(.changed(.reading(read: .polled, because: "its buffer sends nothing"), device: "iio:device0", time: 3.6))
         #expect(service.sensorTrouble == .polledInstead(device: "iio:device0", since: 0.5))
-        _ = service.apply(.resumed(device: "iio:device0", afterSeconds: 12, time: 12.4))
+        _ = service.apply(.changed(.resumed(afterSeconds: 12), device: "iio:device0", time: 12.4))
         #expect(service.sensorTrouble == nil)
         let hungWarning = "warning: " + BufferSilence.hungWarning("iio:device0", seconds: 3)
         #expect(
@@ -109,9 +109,9 @@ struct SourceEventsTests {
     @Test("idle, then read again: a fresh classifier answers the pose found meanwhile at once, cause sensor")
     func idleThenReading() {
         var service = readingInPortrait()
-        _ = service.apply(.idle(device: "iio:device0"))
+        _ = service.apply(.changed(.idle, device: "iio:device0"))
         #expect(service.readingRate == nil)
-        _ = service.apply(.reading(device: "iio:device0", read: .buffered))
+        _ = service.apply(.changed(.reading(read: .buffered), device: "iio:device0"))
         for i in 0..<3 {
             _ = service.apply(.sample(Sample(time: 60 + Double(i) * 0.02, acceleration: rest(roll: 90))))
         }
@@ -146,11 +146,11 @@ struct SourceEventsTests {
         let attached = SensorAttachment(candidate: Self.base, readPath: .polled, mountMatrix: .identity)
         service.applyBase(.attached(attached))
         #expect(service.base == "iio:device1")
-        service.applyBase(.stalled(device: "iio:device1", seconds: 2.5, time: 3))
+        service.applyBase(.changed(.stalled(seconds: 2.5), device: "iio:device1", time: 3))
         service.applyBase(.failed("no base"))
         service.applyBase(.waiting("waiting for a base accelerometer"))
-        service.applyBase(.idle(device: "iio:device1"))
-        service.applyBase(.lost(device: "iio:device1", reason: "removed"))
+        service.applyBase(.changed(.idle, device: "iio:device1"))
+        service.applyBase(.changed(.lost(reason: "removed"), device: "iio:device1"))
         #expect(service.base == nil)
         #expect(service.sensorTrouble == nil)
         #expect(

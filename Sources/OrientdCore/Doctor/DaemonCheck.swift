@@ -46,10 +46,10 @@ public enum DaemonCheck {
     public static func readingsNotJudged(_ trouble: DaemonStatus.Trouble?, device: String) -> DoctorFinding? {
         guard let trouble, trouble.device == device else { return nil }
         let why: String
-        switch trouble.state {
-        case "hung": why = "\(device) hung (below), and each read would wait on its driver's time-out"
-        case "frozen": why = "the values of \(device) frozen (below)"
-        default: return nil
+        switch trouble.kind {
+        case .hung: why = "\(device) hung (below), and each read would wait on its driver's time-out"
+        case .frozen: why = "the values of \(device) frozen (below)"
+        case .stalled, .polled, nil: return nil
         }
         return DoctorFinding("readings", .note, "not judged: the daemon finds \(why)")
     }
@@ -57,19 +57,19 @@ public enum DaemonCheck {
     static func sensor(_ trouble: DaemonStatus.Trouble) -> DoctorFinding {
         let silent = JSONLineWriter.number(trouble.silent, decimals: 0)
         let what =
-            switch trouble.state {
-            case "polled":
+            switch trouble.kind {
+            case .polled:
                 "the buffer of \(trouble.device) has sent nothing for \(silent) s, though the sensor answers reads: orientd reads "
                     + "it polled meanwhile (more wake-ups), and tries the buffer again after 10 s, then every minute at most"
-            case "hung":
+            case .hung:
                 "\(trouble.device) answers nothing (hung): its buffer has sent nothing for \(silent) s, and a write of its "
                     + "sampling frequency waits on the driver's time-outs: orientd waits for it, reads on the moment it sends, "
                     + "and writes its rate again after 10 s, then every minute at most"
-            case "frozen":
+            case .frozen:
                 "the values of \(trouble.device) have not changed for \(silent) s, to the last bit, where a real sensor's values move "
                     + "with noise: its chip lost its settings or power, or its hub repeats one value; no turn can be seen "
                     + "until they change, and orientd says so in the journal when they do"
-            default:
+            case .stalled, nil:
                 "\(trouble.device) has sent nothing for \(silent) s (stalled): orientd has written its rate again, and reads it "
                     + "polled if its values answer, or waits for it to send"
             }

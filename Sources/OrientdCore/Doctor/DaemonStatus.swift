@@ -25,8 +25,11 @@ public struct DaemonStatus: Decodable, Equatable, Sendable {
     /// `sensor-trouble`: the display sensor's silent buffer, if it has one.
     public struct Trouble: Decodable, Equatable, Sendable {
         /// `stalled`, `hung` (it answers no request either), `polled` (read polled
-        /// meanwhile), or `frozen` (its values do not update).
+        /// meanwhile), or `frozen` (its values do not update): `kind`. A string, so that a
+        /// newer daemon's trouble still decodes.
         public var state: String
+        /// The trouble `state` names, nil for one this doctor does not know.
+        public var kind: SensorTrouble.Kind? { SensorTrouble.Kind(rawValue: state) }
         public var device: String
         /// Seconds since its buffer last sent (frozen: since its values last changed).
         public var silent: Double

@@ -20,45 +20,20 @@ extension OrientationService {
         case .pace(_, let pace, let hz):
             readingRate = ReadingRate(pace: pace, hz: hz)
         case .attached(let sensor):
-            let read = sensor.readPath.rawValue
+            let read = sensor.readPath
             let id = sensor.candidate.id
             attach(
                 source: id, mountMatrix: sensor.mountMatrix,
                 event: SensorStateEvent(
                     .attached(name: sensor.candidate.name, location: sensor.candidate.location, read: read, rate: sensor.samplingFrequency),
                     device: id, time: pipeline.lastTime))
-            post(.note("reading \(id) (\(sensor.candidate.name ?? "unnamed")), \(read)" + (sensor.polledBecause.map { ": \($0)" } ?? "")))
-            post(.opened("reading \(id), \(read)"))
-        case .lost(let device, let reason):
-            readingRate = nil
-            post(.sensor(SensorStateEvent(.lost(reason: reason), device: device, time: pipeline.lastTime)))
-            post(.warning("\(device) lost: \(reason); waiting for it to return"))
-            post(.waiting("\(device) lost; waiting for it to return"))
-        case .stalled(let device, let seconds, let time):
-            post(.sensor(SensorStateEvent(.stalled(seconds: seconds), device: device, time: time)))
-            post(.warning("\(device) has sent nothing for \(JSONLineWriter.number(seconds, decimals: 1)) s; still waiting for it"))
-            post(.waiting("\(device) stalled"))
-        case .hung(let device, let seconds, let time):
-            post(.sensor(SensorStateEvent(.hung(seconds: seconds), device: device, time: time)))
-            post(.warning(BufferSilence.hungWarning(device, seconds: seconds)))
-            post(.waiting("\(device) answers nothing"))
-        case .resumed(let device, let seconds, let time):
-            post(.sensor(SensorStateEvent(.resumed(afterSeconds: seconds), device: device, time: time)))
-            post(.note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s"))
-            post(.opened("reading \(device)"))
-        case .idle(let device):
-            readingRate = nil
-            post(.sensor(SensorStateEvent(.idle, device: device, time: pipeline.lastTime)))
-            post(.note("\(device) is not read: nothing consumes the events (no subscriber, no hook, output to the journal)"))
-            post(.opened("\(device) idle: nothing consumes the events"))
-        case .reading(let device, let read, let because, let at):
-            let event = SensorStateEvent(.reading(read: read.rawValue, reason: because), device: device, time: at ?? pipeline.lastTime)
-            // Read again after a pause: a fresh classifier. Read another way (its buffer
-            // fell silent or sends again), the stream goes on: the classifier keeps what
-            // it has.
-            if because == nil { resumeReading(event: event) } else { post(.sensor(event)) }
-            post(.note("\(device) is read \(read.rawValue): \(because ?? "something consumes the events again")"))
-            post(.opened("reading \(device), \(read.rawValue)"))
+            post(
+                .note(
+                    "reading \(id) (\(sensor.candidate.name ?? "unnamed")), \(read.rawValue)"
+                        + (sensor.polledBecause.map { ": \($0)" } ?? "")))
+            post(.opened("reading \(id), \(read.rawValue)"))
+        case .changed(let state, let device, let time):
+            changed(SensorStateEvent(state, device: device, time: time ?? pipeline.lastTime))
         case .waiting(let message):
             post(.note(message))
             post(.waiting(message))
@@ -68,6 +43,40 @@ extension OrientationService {
             return .cannotContinue(message)
         }
         return .continues
+    }
+
+    /// The display sensor came to a state: subscribers are told, the journal says what it
+    /// means, and the service manager's status says what the daemon does now.
+    private mutating func changed(_ event: SensorStateEvent) {
+        let device = event.device
+        switch event.state {
+        case .lost, .idle:
+            readingRate = nil
+            post(.sensor(event))
+        case .reading(_, because: nil):
+            // Read again after a pause: a fresh classifier. Read another way (its buffer
+            // fell silent or sends again), the stream goes on: the classifier keeps what
+            // it has.
+            resumeReading(event: event)
+        case .attached, .stalled, .hung, .resumed, .reading:
+            // `attached` comes with the sensor, whose mount matrix it needs (`attach`):
+            // said here alone, it is only passed on.
+            post(.sensor(event))
+        }
+        switch event.state.words(device: device) {
+        case .warning(let text): post(.warning(text))
+        case .note(let text): post(.note(text))
+        case nil: break
+        }
+        switch event.state {
+        case .attached: break
+        case .lost: post(.waiting("\(device) lost; waiting for it to return"))
+        case .stalled: post(.waiting("\(device) stalled"))
+        case .hung: post(.waiting("\(device) answers nothing"))
+        case .resumed: post(.opened("reading \(device)"))
+        case .idle: post(.opened("\(device) idle: nothing consumes the events"))
+        case .reading(let read, _): post(.opened("reading \(device), \(read.rawValue)"))
+        }
     }
 
     /// An event of a convertible's base accelerometer, read for the hinge angle only:
@@ -81,17 +90,17 @@ extension OrientationService {
         case .attached(let sensor):
             attachBase(source: sensor.candidate.id, mountMatrix: sensor.mountMatrix)
             post(.note("reading the base accelerometer \(sensor.candidate.id) (\(sensor.candidate.name ?? "unnamed")) for the hinge angle"))
-        case .lost(let device, let reason):
+        case .changed(.lost(let reason), let device, _):
             detachBase()
             post(.note("the base accelerometer \(device) is lost: \(reason)"))
-        case .stalled(let device, let seconds, _):
+        case .changed(.stalled(let seconds), let device, _):
             post(.warning("the base accelerometer \(device) has sent nothing for \(Int(seconds)) s"))
-        case .hung(let device, let seconds, _):
+        case .changed(.hung(let seconds), let device, _):
             post(.warning("the base accelerometer " + BufferSilence.hungWarning(device, seconds: seconds)))
         case .pace(_, let pace, _):
             // A base that watches sends nothing while still: its last reading stands.
             baseWatching(pace == .watch)
-        case .resumed, .waiting, .idle, .reading:
+        case .changed(.attached, _, _), .changed(.resumed, _, _), .changed(.idle, _, _), .changed(.reading, _, _), .waiting:
             // Most machines have no base sensor: waiting for one is not news. Pausing is
             // the display's news, said once by its reader.
             break

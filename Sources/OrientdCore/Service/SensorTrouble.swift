@@ -19,12 +19,12 @@ public enum SensorTrouble: Equatable, Sendable {
             return .stalled(device: event.device, since: event.time - seconds)
         case .hung(let seconds):
             return .hung(device: event.device, since: event.time - seconds)
-        case .reading(let read, let reason) where reason != nil && read == "polled":
+        case .reading(.polled, because: .some):
             let since = trouble?.silentSince(event.device) ?? event.time
             return .polledInstead(device: event.device, since: since)
-        case .reading(_, let reason) where reason != nil:
+        case .reading(.buffered, because: .some):
             return trouble
-        case .attached, .resumed, .lost, .idle, .reading:
+        case .attached, .resumed, .lost, .idle, .reading(_, because: nil):
             return nil
         }
     }
@@ -37,19 +37,31 @@ public enum SensorTrouble: Equatable, Sendable {
         }
     }
 
+    /// Which trouble it is, by the name `status` gives it (`sensor-trouble`'s `state`).
+    public enum Kind: String, Sendable {
+        case stalled, hung, polled, frozen
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .stalled: .stalled
+        case .hung: .hung
+        case .polledInstead: .polled
+        case .frozen: .frozen
+        }
+    }
+
     /// The `sensor-trouble` object of `status`: its state, device and how long the buffer
     /// has been silent at `now`.
     public func add(to json: inout JSONLineWriter, now: Double) {
-        switch self {
-        case .stalled(let device, let since): add("stalled", device, since)
-        case .hung(let device, let since): add("hung", device, since)
-        case .polledInstead(let device, let since): add("polled", device, since)
-        case .frozen(let device, let since): add("frozen", device, since)
-        }
-        func add(_ state: String, _ device: String, _ since: Double) {
-            json.add("state", state)
-            json.add("device", device)
-            json.add("silent", now - since, decimals: 1)
-        }
+        let (device, since) =
+            switch self {
+            case .stalled(let device, let since), .hung(let device, let since), .polledInstead(let device, let since),
+                .frozen(let device, let since):
+                (device, since)
+            }
+        json.add("state", kind.rawValue)
+        json.add("device", device)
+        json.add("silent", now - since, decimals: 1)
     }
 }

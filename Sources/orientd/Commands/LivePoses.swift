@@ -43,9 +43,9 @@ final class LivePoses: Sendable {
                 if state.samples.count >= 3000 { state.samples.removeFirst(1000) }
                 state.samples.append(sample)
             case .failed(let message): state.problem = message
-            case .lost(let device, let reason): state.problem = "\(device) lost: \(reason)"
+            case .changed(.lost(let reason), let device, _): state.problem = "\(device) lost: \(reason)"
             case .warning(let message): Diagnostics().warning(message)
-            case .waiting, .stalled, .hung, .resumed, .idle, .reading, .pace: break
+            case .waiting, .changed, .pace: break
             }
         }
         arrived.signal()

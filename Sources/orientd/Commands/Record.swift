@@ -122,7 +122,7 @@ private final class Recorder: Sendable {
                     state.line.removeAll(keepingCapacity: true)
                     writer.append(Sample(time: t, acceleration: sample.acceleration), to: &state.line)
                     try output.write(state.line)
-                case .lost, .waiting, .warning, .failed, .stalled, .hung, .resumed, .idle, .reading, .still, .pace:
+                case .changed, .waiting, .warning, .failed, .still, .pace:
                     if let status = state.diagnostics.report(event) {
                         state.status = status
                         done.signal()

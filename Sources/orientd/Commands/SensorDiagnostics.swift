@@ -8,14 +8,12 @@ extension Diagnostics {
     /// instead), nil when the command goes on.
     func report(_ event: SensorEvent<AccelerometerInfo>) -> ExitStatus? {
         switch event {
-        case .lost(let device, let reason):
-            warning("\(device) lost: \(reason); waiting for it to return")
-        case .stalled(let device, let seconds, _):
-            warning("\(device) has sent nothing for \(JSONLineWriter.number(seconds, decimals: 1)) s; still waiting for it")
-        case .hung(let device, let seconds, _):
-            warning(BufferSilence.hungWarning(device, seconds: seconds))
-        case .resumed(let device, let seconds, _):
-            note("\(device) sends again after \(JSONLineWriter.number(seconds, decimals: 1)) s")
+        case .changed(let state, let device, _):
+            switch state.words(device: device) {
+            case .warning(let text): warning(text)
+            case .note(let text): note(text)
+            case nil: break
+            }
         case .waiting(let message):
             note(message)
         case .warning(let message):
@@ -24,7 +22,7 @@ extension Diagnostics {
             error(message)
             suggestWithoutSensor()
             return .unavailable
-        case .attached, .sample, .still, .pace, .idle, .reading:
+        case .attached, .sample, .still, .pace:
             break
         }
         return nil
