@@ -135,6 +135,8 @@ let package = Package(
         // orientd on a real kernel under qemu (scripts/vm): the virtual sensor below,
         // played into the daemon installed from the .deb.
         // Its guest side is in guest/: shell scripts, read and sent to the guest by name.
+        // The harness's own decisions without a guest: scripts/vm's unit tests.
+        .testTarget(name: "HarnessTests", dependencies: ["OrientdTestSupport"]),
         .testTarget(name: "RealKernelTests", dependencies: ["orientd", "OrientdCore", "OrientdTestSupport"], exclude: ["guest"]),
         // Test tooling for the real-kernel guest (scripts/vm): a HID sensor hub over
         // /dev/uhid that the kernel's own drivers make an IIO accelerometer of, and a

@@ -1,0 +1,58 @@
+"""What the guest's console tells when a boot or a command fails."""
+
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from orientd_vm import console
+
+
+class ConsoleTests(unittest.TestCase):
+    def setUp(self) -> None:
+        directory = tempfile.TemporaryDirectory()
+        self.addCleanup(directory.cleanup)
+        self.run_dir = Path(directory.name)
+        patcher = mock.patch.object(console, "RUN_DIR", self.run_dir)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def write(self, text: str) -> None:
+        (self.run_dir / "console.log").write_text(text)
+
+    def test_escape_sequences_and_carriage_returns_are_taken_out(self) -> None:
+        self.write("\x1b[2J\x1b[1;1Hbooting\r\nlogin: \x1bc\n")
+        self.assertEqual(console.console_tail(), "booting\nlogin: ")
+
+    def test_a_line_repeated_is_said_once_with_its_count(self) -> None:
+        self.write("start\n" + "Waiting for root\n" * 30 + "ALERT! /dev/vda does not exist\n")
+        text = console.with_console("no boot")
+        self.assertIn("Waiting for root  [30 times]", text)
+        self.assertEqual(text.count("Waiting for root"), 1)
+        self.assertIn("last 40 lines", text)
+
+    def test_a_panic_far_back_is_shown_from_its_line_not_the_stack_after_it(self) -> None:
+        self.write("".join(f"early {i}\n" for i in range(10)) + "Kernel panic - not syncing: VFS\n"
+                   + "".join(f"trace {i}\n" for i in range(100)))  # fmt: skip
+        text = console.with_console("no boot")
+        self.assertIn("from the panic on", text)
+        self.assertIn("Kernel panic - not syncing: VFS", text)
+        self.assertIn("early 9", text, "five lines before it, for context")
+
+    def test_why_qemu_ended_is_read_from_the_console(self) -> None:
+        for printed, why in [
+            ("Gave up waiting for root file system device", "the initramfs found no root file system and gave up"),
+            ("Kernel panic - not syncing", "the guest's kernel panicked"),
+            ("reboot: Power down", "the guest powered off"),
+            ("reboot: Restarting system", "the guest rebooted (-no-reboot ends qemu then)"),
+            ("nothing of note", "qemu exited"),
+        ]:
+            self.write(printed + "\n")
+            self.assertEqual(console.why_qemu_ended(), why)
+
+    def test_no_console_is_said_so(self) -> None:
+        self.assertEqual(console.console_tail(), "(no console log)")
+
+
+if __name__ == "__main__":
+    unittest.main()
