@@ -18,16 +18,34 @@ from .places import COMMAND, GUEST_RECORD, RUN_DIR, SUSPENDED
 
 def qemu_command(directory: Path, append: list[str]) -> list[str]:
     """qemu for the guest: a PC (q35) for amd64, the virt machine for arm64, each with its
-    disk, the share and the agent's port on virtio PCI, and its serial console to a file."""
-    if guests.GUEST.arch == "arm64":
-        return qemu_command_arm64(directory, append)
+    disk, the share and the agent's port on virtio PCI, and its serial console to a file.
+    The devices in the same order on both, so each has the same PCI slot from boot to boot.
+
+    The virt machine takes the kernel (an arm64 Image) directly, with no firmware, and
+    describes itself in a device tree. Its devices are named: -drive if=virtio and -virtfs
+    would pick virtio-mmio or PCI by the machine, and the disk must be the PCI one the
+    initramfs has a driver for (virtio_pci, checked by configure_root)."""
     share = RUN_DIR / "share"
+    image = directory / "disk.img"
+    if guests.GUEST.arch == "arm64":
+        # cortex-a57 rather than max: max adds pointer authentication, which TCG emulates
+        # slowly.
+        program, machine = "qemu-system-aarch64", ["-machine", "virt", "-cpu", "cortex-a57"]
+        # snapshot=on: writes go to a temporary copy; every boot starts from the clean image.
+        storage = ["-drive", f"file={image},if=none,id=disk,format=raw,snapshot=on", "-device", "virtio-blk-pci,drive=disk"]
+        files = ["-fsdev", f"local,path={share},security_model=none,id=share", "-device", "virtio-9p-pci,fsdev=share,mount_tag=share"]
+        serial = "virtio-serial-pci"
+    else:
+        program, machine = "qemu-system-x86_64", ["-machine", "q35"]
+        storage = ["-drive", f"file={image},if=virtio,format=raw,snapshot=on"]
+        files = ["-virtfs", f"local,path={share},mount_tag=share,security_model=none,id=share"]
+        serial = "virtio-serial"
     return [
-        "qemu-system-x86_64",
+        program,
         # /dev/kvm is there but a KVM guest hangs after "Probing EDD" (nested
         # virtualisation): software emulation, a host thread for each virtual core.
         "-accel", "tcg,thread=multi",
-        "-machine", "q35",
+        *machine,
         "-m", "1024",
         "-smp", "2",
         "-nographic",
@@ -37,47 +55,10 @@ def qemu_command(directory: Path, append: list[str]) -> list[str]:
         "-kernel", str(directory / "vmlinuz"),
         "-initrd", str(directory / "initrd.img"),
         "-append", " ".join(guests.GUEST.kernel_args + append),
-        # snapshot=on: writes go to a temporary copy; every boot starts from the clean image.
-        "-drive", f"file={directory / 'disk.img'},if=virtio,format=raw,snapshot=on",
+        *storage,
         "-nic", "none",
-        "-virtfs", f"local,path={share},mount_tag=share,security_model=none,id=share",
-        "-device", "virtio-serial",
-        "-chardev", f"socket,path={RUN_DIR / 'qga.sock'},server=on,wait=off,id=qga",
-        "-device", "virtserialport,chardev=qga,name=org.qemu.guest_agent.0",
-        "-qmp", f"unix:{RUN_DIR / 'qmp.sock'},server=on,wait=off",
-        "-serial", f"file:{RUN_DIR / 'console.log'}",
-        "-monitor", "none",
-    ]  # fmt: skip
-
-
-def qemu_command_arm64(directory: Path, append: list[str]) -> list[str]:
-    """The virt machine takes the kernel (an arm64 Image) directly, with no firmware, and
-    describes itself in a device tree. Its devices are named: -drive if=virtio and -virtfs
-    would pick virtio-mmio or PCI by the machine, and the disk must be the PCI one the
-    initramfs has a driver for (virtio_pci, checked by configure_root)."""
-    share = RUN_DIR / "share"
-    return [
-        "qemu-system-aarch64",
-        # Software emulation, a host thread for each virtual core. cortex-a57 rather than
-        # max: max adds pointer authentication, which TCG emulates slowly.
-        "-accel", "tcg,thread=multi",
-        "-machine", "virt",
-        "-cpu", "cortex-a57",
-        "-m", "1024",
-        "-smp", "2",
-        "-nographic",
-        "-nodefaults",
-        "-no-reboot",
-        "-kernel", str(directory / "vmlinuz"),
-        "-initrd", str(directory / "initrd.img"),
-        "-append", " ".join(guests.GUEST.kernel_args + append),
-        # snapshot=on: writes go to a temporary copy; every boot starts from the clean image.
-        "-drive", f"file={directory / 'disk.img'},if=none,id=disk,format=raw,snapshot=on",
-        "-device", "virtio-blk-pci,drive=disk",
-        "-nic", "none",
-        "-fsdev", f"local,path={share},security_model=none,id=share",
-        "-device", "virtio-9p-pci,fsdev=share,mount_tag=share",
-        "-device", "virtio-serial-pci",
+        *files,
+        "-device", serial,
         "-chardev", f"socket,path={RUN_DIR / 'qga.sock'},server=on,wait=off,id=qga",
         "-device", "virtserialport,chardev=qga,name=org.qemu.guest_agent.0",
         "-qmp", f"unix:{RUN_DIR / 'qmp.sock'},server=on,wait=off",
