@@ -19,7 +19,7 @@ struct AdaptiveRateTests {
     }
 
     @Test("a still device is read at full rate for rest-after, then once every rest interval, and not classified")
-    func restsWhenStill() {
+    func restsWhenStill() throws {
         var schedule = AdaptiveRate()
         let decisions = feed(&schedule, rest(roll: 0), from: 0, seconds: 10)
         let read = decisions.filter { $0.decision.isRead }
@@ -33,7 +33,10 @@ struct AdaptiveRateTests {
         let gaps = zip(atRest.dropFirst(), atRest).map { $0.time - $1.time }
         #expect(gaps.allSatisfy { abs($0 - 0.5) < 1e-9 }, "\(gaps)")
         #expect(schedule.pace == .rest)
-        #expect(schedule.due != nil)
+        // The last reading, the grid's at 10 s, came at 9.98 s, inside the quarter
+        // interval that still counts: the next is due at 10.5 s, and so from 10.375 s.
+        let due = try #require(schedule.due)
+        #expect(abs(due - (10.5 - 0.5 / 4)) < 1e-9, "\(due)")
     }
 
     @Test("the first reading at rest that moved brings the full rate back, and is classified")

@@ -39,7 +39,9 @@ public struct AdaptiveRate: Sendable {
     /// Whether the sensor is given a change sensitivity at rest (it offers one, and
     /// `changeSensitivity` is not 0).
     public private(set) var watches: Bool
-    private(set) var phase = Phase.start
+    private(set) var phase = Phase.start {
+        didSet { due = if case .rest(let due) = phase { due - slack } else { nil } }
+    }
     private var anchor = Vector3.zero
 
     /// `sensorWatches`: the sensor offers a change sensitivity (`in_accel_hysteresis`), or a
@@ -79,10 +81,10 @@ public struct AdaptiveRate: Sendable {
 
     /// At rest, the earliest time the next sample is read (a polled reader reads then,
     /// so it reads what a replay of its samples reads); nil at the full rate (every
-    /// sample as it comes) and when the schedule is off.
-    public var due: Double? {
-        if case .rest(let due) = phase { due - slack } else { nil }
-    }
+    /// sample as it comes) and when the schedule is off. Kept as the phase changes, not
+    /// computed: the polled loop reads it at every sample, and a call on this struct from
+    /// another module copies the whole of it first.
+    public private(set) var due: Double?
 
     /// A quarter interval early still counts: a sensor slowed to the rest rate sends on
     /// its own clock, and a sample just before the grid's time must not cost a whole
