@@ -30,8 +30,10 @@ extension ReadLoop {
     /// Waits in poll(2) until the stop signal, the udev monitor, the reading gate, the
     /// resume alarm or `data` is ready, or `milliseconds` pass (-1: no limit). The one
     /// place that builds the descriptors; a tuple rather than an array, as this runs for
-    /// every sample (and so not `PollSet`, which builds arrays for each wait).
-    func wait(milliseconds: Int32, data: FileDescriptor? = nil) -> Wake {
+    /// every sample (and so not `PollSet`, which builds arrays for each wait). Mutating
+    /// only so that the loop is handed over by reference: called without, from the read
+    /// loops, it had the whole loop (272 bytes) copied to the stack at every wait.
+    mutating func wait(milliseconds: Int32, data: FileDescriptor? = nil) -> Wake {
         var fds = (
             pollfd(fd: stop.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: monitor?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
