@@ -45,7 +45,15 @@ public struct SensorSource: SampleSource {
         convertible.start(into: service)
         do {
             try reader.start(
-                { event in service.report(event.map(\.attachment)) },
+                { event in
+                    // A reading, the event of every sample, goes in as it is, not rebuilt
+                    // as an event of the service's sensor type first.
+                    switch event {
+                    case .sample(let sample): service.take(sample, as: .classify(paceChange: nil))
+                    case .still(let sample): service.take(sample, as: .still)
+                    default: service.report(event.map(\.attachment))
+                    }
+                },
                 finished: { service.finish(.completed) })
         } catch {
             service.finish(.failed(status: .systemError, message: "cannot start a thread to read \(name): \(error)"))
