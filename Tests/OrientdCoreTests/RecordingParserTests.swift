@@ -187,6 +187,36 @@ struct RecordingParserTests {
         #expect(Array("9.5\n\0".utf8).withUnsafeBytes { DecimalParser.parse($0) } == .value(9.5))
     }
 
+    @Test("a raw reading as the kernel writes it takes the integer path, with the general path's value to the bit")
+    func sysfsIntegersAgreeWithGeneralPath() {
+        var random = TestRandom(state: 11)
+        var texts = ["0\n", "-0\n", "1024\n", "-32768\n\0", "7", "123456789012345", "-999999999999999\n"]
+        for _ in 0..<5000 {
+            let digits = 1 + Int(random.next() % 15)
+            let magnitude = (0..<digits).map { _ in String(random.next() % 10) }.joined()
+            texts.append((random.next() % 2 == 0 ? "-" : "") + magnitude + "\n")
+        }
+        for text in texts {
+            let whole = Array(text.utf8).withUnsafeBytes { DecimalParser.parse($0) }
+            var trimmed = text
+            while let last = trimmed.last, last == "\n" || last == "\0" { trimmed.removeLast() }
+            let general = Array(trimmed.utf8).withUnsafeBufferPointer { DecimalParser.parse($0, 0, $0.count) }
+            guard case .value(let value) = whole, case .value(let expected) = general else {
+                Issue.record("\(text.debugDescription): \(whole), \(general)")
+                continue
+            }
+            #expect(value.bitPattern == expected.bitPattern, "\(text.debugDescription)")
+            #expect(Array(trimmed.utf8).withUnsafeBufferPointer { DecimalParser.integer($0, $0.count) } != nil, "\(text.debugDescription)")
+        }
+        // Anything else is the general path's: a sign, blanks, a fraction, 16 digits.
+        for text in ["+5", " 5", "5 ", "-", "", "1.0", "12a", "1234567890123456", "--1"] {
+            #expect(Array(text.utf8).withUnsafeBufferPointer { DecimalParser.integer($0, $0.count) } == nil, "\(text.debugDescription)")
+            let whole = Array(text.utf8).withUnsafeBytes { DecimalParser.parse($0) }
+            let general = Array(text.utf8).withUnsafeBufferPointer { DecimalParser.parse($0, 0, $0.count) }
+            #expect(whole == general, "\(text.debugDescription)")
+        }
+    }
+
     @Test("a plain line, read in one pass, gives Double(String)'s values, as the general path does")
     func onePassAgreesWithGeneralPath() {
         var random = TestRandom(state: 37)

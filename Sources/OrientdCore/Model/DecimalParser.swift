@@ -29,7 +29,27 @@ public enum DecimalParser {
         let bytes = bytes.bindMemory(to: UInt8.self)
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0 { end -= 1 }
+        if let integer = integer(bytes, end) { return .value(integer) }
         return parse(bytes, 0, end)
+    }
+
+    /// `bytes[..<end]` as the kernel writes a raw reading, `-?digits` of at most 15 digits,
+    /// in one pass; nil for anything else. Three a polled sample: the general parse
+    /// below, with its blanks, sign, fraction and table of powers, took 100 instructions
+    /// each (callgrind), this 64 with the trimming. The same value, to the bit (-0 too).
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>, _ end: Int) -> Double? {
+        let negative = end > 0 && bytes[0] == UInt8(ascii: "-")
+        var i = negative ? 1 : 0
+        guard i < end, end - i <= 15 else { return nil }
+        var magnitude: Int64 = 0
+        while i < end {
+            let digit = bytes[i] &- 0x30
+            guard digit < 10 else { return nil }
+            magnitude = magnitude &* 10 &+ Int64(digit)
+            i += 1
+        }
+        let value = Double(magnitude)
+        return negative ? -value : value
     }
 
     /// The finite number a text holds (blanks around it allowed), nil otherwise: for
