@@ -72,7 +72,7 @@ help:
 	@echo "make test        build with warnings as errors and run the fast tier of the tests"
 	@echo "make test-all    every tier, the real counterparts too (as CI: scripts/test --all)"
 	@echo "make benchmark   print classifier and replay costs (see Benchmarks/)"
-	@echo "make benchmark-instructions  instructions a sample of replay --fast (callgrind), against the budget"
+	@echo "make benchmark-instructions  instructions a sample of replay --fast and of the polled read loop (callgrind), against their budgets"
 	@echo "make benchmark-size  the .deb, its installed binary and libraries against their targets, and where the bytes go"
 	@echo "make benchmark-subscribers  print the delay from a sample to the 256th socket subscriber"
 	@echo "make benchmark-live  the running daemon's CPU, memory and system calls next to iio-sensor-proxy (umockdev)"
@@ -119,6 +119,7 @@ benchmark: package
 
 benchmark-instructions: package
 	scripts/benchmark-instructions $(CURDIR)/$(PACKAGED_BINARY)
+	scripts/benchmark-instructions --live $(CURDIR)/$(PACKAGED_BINARY)
 
 # make deb's package of this machine's own (Debian 12); scripts/benchmark-size DEB measures
 # any other, such as Debian 13 arm64's.
