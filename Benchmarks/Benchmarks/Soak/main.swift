@@ -70,7 +70,7 @@ final class SoakSource: SampleSource, Sendable {
                 }
                 if i > 0, i % Int(300 * rate) == 0 {
                     // A hot-plug, reported as the sensor's thread reports one.
-                    service.report(.lost(device: "soak0", reason: "removed"))
+                    service.report(.changed(.lost(reason: "removed"), device: "soak0"))
                     service.report(.attached(soakSensor))
                     hotPlugs.add(1, ordering: .relaxed)
                 }
