@@ -49,34 +49,44 @@ extension OrientationService {
     /// means, and the service manager's status says what the daemon does now.
     private mutating func changed(_ event: SensorStateEvent) {
         let device = event.device
+        // What the service manager's status says after it.
+        let status: Outgoing?
         switch event.state {
-        case .lost, .idle:
+        case .lost:
             readingRate = nil
             post(.sensor(event))
-        case .reading(_, because: nil):
+            status = .waiting("\(device) lost; waiting for it to return")
+        case .idle:
+            readingRate = nil
+            post(.sensor(event))
+            status = .opened("\(device) idle: nothing consumes the events")
+        case .reading(let read, let because):
             // Read again after a pause: a fresh classifier. Read another way (its buffer
             // fell silent or sends again), the stream goes on: the classifier keeps what
             // it has.
-            resumeReading(event: event)
-        case .attached, .stalled, .hung, .resumed, .reading:
+            if because == nil { resumeReading(event: event) } else { post(.sensor(event)) }
+            status = .opened("reading \(device), \(read.rawValue)")
+        case .stalled:
+            post(.sensor(event))
+            status = .waiting("\(device) stalled")
+        case .hung:
+            post(.sensor(event))
+            status = .waiting("\(device) answers nothing")
+        case .resumed:
+            post(.sensor(event))
+            status = .opened("reading \(device)")
+        case .attached:
             // `attached` comes with the sensor, whose mount matrix it needs (`attach`):
             // said here alone, it is only passed on.
             post(.sensor(event))
+            status = nil
         }
         switch event.state.words(device: device) {
         case .warning(let text): post(.warning(text))
         case .note(let text): post(.note(text))
         case nil: break
         }
-        switch event.state {
-        case .attached: break
-        case .lost: post(.waiting("\(device) lost; waiting for it to return"))
-        case .stalled: post(.waiting("\(device) stalled"))
-        case .hung: post(.waiting("\(device) answers nothing"))
-        case .resumed: post(.opened("reading \(device)"))
-        case .idle: post(.opened("\(device) idle: nothing consumes the events"))
-        case .reading(let read, _): post(.opened("reading \(device), \(read.rawValue)"))
-        }
+        if let status { post(status) }
     }
 
     /// An event of a convertible's base accelerometer, read for the hinge angle only:
@@ -100,7 +110,7 @@ extension OrientationService {
         case .pace(_, let pace, _):
             // A base that watches sends nothing while still: its last reading stands.
             baseWatching(pace == .watch)
-        case .changed(.attached, _, _), .changed(.resumed, _, _), .changed(.idle, _, _), .changed(.reading, _, _), .waiting:
+        case .changed, .waiting:
             // Most machines have no base sensor: waiting for one is not news. Pausing is
             // the display's news, said once by its reader.
             break
