@@ -73,6 +73,10 @@ class Guest:
             # turns that into qemu exiting, which scripts/vm notices at once: no hung guest
             # to time out.
             "panic=-1",
+            # An oops leaves the kernel holding what it held (a lock, a half-patched
+            # instruction): a guest that went on would hang or mislead. It panics instead,
+            # and ends at once with the oops on its console.
+            "oops=panic",
             # No rootdelay=: Debian's initramfs sleeps that long on every boot. A missing
             # root disk is given up on after 30 s.
         ]

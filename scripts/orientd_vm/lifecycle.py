@@ -14,7 +14,7 @@ from pathlib import Path
 from . import guests
 from .agent import AgentRefused, GuestAgent, agent_call, qmp_quit
 from .commands import guest_shell
-from .console import why_qemu_ended, with_console
+from .console import kernel_trouble, why_qemu_ended, with_console
 from .host import EXIT_GUEST_GONE, EXIT_UNAVAILABLE, EXIT_USAGE, VMError, locked, run_host, say
 from .image import image
 from .places import BOOT_QUIET_SECONDS, BOOT_SECONDS, DPKG_SECONDS, GUEST_RECORD, GUEST_SHARE, REPO, RUN_DIR, SUSPENDED
@@ -145,9 +145,10 @@ def wait_until_booted(process: subprocess.Popen, started: float, timeout: float)
             )
         quiet = now - printed_at
         if elapsed > timeout or quiet > BOOT_QUIET_SECONDS:
-            waiting = f"systemd still '{state or 'starting'}'" if answered is not None else "the guest agent never answered"
+            waiting = f"systemd still '{state or 'starting'}'{jobs_waited_for()}" if answered is not None else "the guest agent never answered"
             why = f"within {timeout:g} s" if elapsed > timeout else f"its console quiet for {quiet:.0f} s, {elapsed:.0f} s in"
-            raise VMError(with_console(f"the guest did not boot ({why}): {waiting}"))
+            said = f"; its kernel said first: {trouble}" if (trouble := kernel_trouble()) else ""
+            raise VMError(with_console(f"the guest did not boot ({why}): {waiting}{said}"))
         try:
             if answered is None:
                 # Short: what is sent before the agent opens its port is lost, not queued.
@@ -165,6 +166,15 @@ def wait_until_booted(process: subprocess.Popen, started: float, timeout: float)
         if state in ("maintenance", "stopping", "offline"):
             raise VMError(with_console(f"systemd in the guest is '{state}' instead of running (emergency mode?)"))
         time.sleep(0.2)
+
+
+def jobs_waited_for() -> str:
+    """The jobs systemd has yet to finish in the guest, for a boot that never ended."""
+    with contextlib.suppress(OSError, VMError, AgentRefused):
+        _, output = guest_shell("systemctl list-jobs --no-legend --plain", timeout=10)
+        jobs = [" ".join(line.split()[1:4]) for line in output.splitlines() if line.strip()]
+        return f", its jobs: {'; '.join(jobs)}" if jobs else ", with no job left"
+    return ""
 
 
 def install(deb: Path) -> None:

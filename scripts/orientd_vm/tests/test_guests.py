@@ -48,6 +48,7 @@ class GuestTests(unittest.TestCase):
         self.assertNotIn("tsc=reliable", arm)
         for args in (amd, arm):
             self.assertIn("panic=-1", args, "a panic ends qemu at once (-no-reboot), no hung guest")
+            self.assertIn("oops=panic", args, "an oops ends the guest too, before it hangs on what the oops left held")
             self.assertEqual(args[0], "root=/dev/vda")
 
 
