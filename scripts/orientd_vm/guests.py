@@ -61,6 +61,15 @@ class Guest:
         return "qemu-system-x86" if self.arch == "amd64" else "qemu-system-arm"
 
     @property
+    def cores(self) -> str:
+        """The guest's virtual cores: one for amd64. Under qemu's multi-threaded TCG an x86
+        kernel that patches its own code (a static key switched, as at "sched_clock:
+        Marking stable" or a cgroup's BPF program attached) can leave a core running the
+        int3 it patched through, and oops; with one core no other runs the site. arm64
+        patches an instruction in one aligned write, and keeps two."""
+        return "1" if self.arch == "amd64" else "2"
+
+    @property
     def kernel_args(self) -> list[str]:
         """The kernel's command line: the same on each guest but for the console's name and
         what is x86's alone."""

@@ -47,7 +47,7 @@ def qemu_command(directory: Path, append: list[str]) -> list[str]:
         "-accel", "tcg,thread=multi",
         *machine,
         "-m", "1024",
-        "-smp", "2",
+        "-smp", guests.GUEST.cores,
         "-nographic",
         # No default CD-ROM, floppy, VGA or network card: less for the kernel to probe.
         "-nodefaults",
