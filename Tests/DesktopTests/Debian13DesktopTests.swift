@@ -605,10 +605,18 @@ final class Debian13Desktop {
                         + " (bottom-right at \(seen.blue.map(\.rawValue) ?? "nowhere")); \(angle)° puts it \(corner)"),
                 sourceLocation: sourceLocation)
         } else {
-            let client = try OutputState.waylandInfo(read(["wayland-info"]), output: output)
+            // Read until a client sees it too, as the compositor's reading above: a change
+            // still under way (a lock's portrait, then a turn that was already on its way)
+            // can pass the reading above in between and reach clients after.
+            let seen = Date().addingTimeInterval(5)
+            var client = try OutputState.waylandInfo(read(["wayland-info"]), output: output)
+            while !right(client) && Date() < seen {
+                usleep(50_000)
+                client = try OutputState.waylandInfo(read(["wayland-info"]), output: output)
+            }
             #expect(
-                client.quarterTurns == quarterTurns && (client.width < client.height) == portrait,
-                "after \(what): a Wayland client sees \(output) at \(client); \(expected)", sourceLocation: sourceLocation)
+                right(client), "after \(what): a Wayland client sees \(output) at \(client); \(expected)",
+                sourceLocation: sourceLocation)
         }
     }
 }
