@@ -35,6 +35,12 @@ orientd_run() {
     orientd_cmd_output=$("$@" 2>&1 </dev/null)
     orientd_cmd_status=$?
     [ "$orientd_cmd_status" -eq 0 ] && return 0
+    orientd_failed "$@"
+}
+
+# orientd_failed COMMAND ARGS...: says on stderr that the command failed, with the status
+# and what it printed (orientd_cmd_status, orientd_cmd_output); returns 1.
+orientd_failed() {
     orientd_warn "failed (status $orientd_cmd_status): $*${orientd_cmd_output:+: $orientd_cmd_output}"
     return 1
 }

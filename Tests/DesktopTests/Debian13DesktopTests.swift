@@ -574,18 +574,24 @@ final class Debian13Desktop {
     /// opposite: counter-clockwise), waiting up to 5 s for a script in stream mode: the
     /// compositor's own state, with a portrait size for a quarter turn; then, nested, where
     /// the marker's corners land on the panel, else what a Wayland client is told.
+    /// `read` again, 50 ms apart, until `done` holds of it or 5 s have passed; its last value.
+    private func reread<T>(_ read: () throws -> T, until done: (T) -> Bool) rethrows -> T {
+        let deadline = Date().addingTimeInterval(5)
+        var value = try read()
+        while !done(value) && Date() < deadline {
+            usleep(50_000)
+            value = try read()
+        }
+        return value
+    }
+
     func expectTurned(angle: Int, after what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let quarterTurns = ((360 - angle) % 360) / 90
         let portrait = quarterTurns % 2 == 1
         func right(_ state: OutputState?) -> Bool {
             state.map { $0.quarterTurns == quarterTurns && ($0.width < $0.height) == portrait } ?? false
         }
-        let deadline = Date().addingTimeInterval(5)
-        var state = try? state()
-        while !right(state) && Date() < deadline {
-            usleep(50_000)
-            state = try? self.state()
-        }
+        let state = reread({ try? self.state() }, until: right)
         let final = try state ?? self.state()
         let expected = "expected \(quarterTurns) quarter turns, \(portrait ? "portrait" : "landscape")"
         #expect(right(final), "after \(what): \(kind.rawValue) reports \(output) at \(final); \(expected)", sourceLocation: sourceLocation)
@@ -608,12 +614,7 @@ final class Debian13Desktop {
             // Read until a client sees it too, as the compositor's reading above: a change
             // still under way (a lock's portrait, then a turn that was already on its way)
             // can pass the reading above in between and reach clients after.
-            let seen = Date().addingTimeInterval(5)
-            var client = try OutputState.waylandInfo(read(["wayland-info"]), output: output)
-            while !right(client) && Date() < seen {
-                usleep(50_000)
-                client = try OutputState.waylandInfo(read(["wayland-info"]), output: output)
-            }
+            let client = try reread({ try OutputState.waylandInfo(read(["wayland-info"]), output: output) }, until: { right($0) })
             #expect(
                 right(client), "after \(what): a Wayland client sees \(output) at \(client); \(expected)",
                 sourceLocation: sourceLocation)

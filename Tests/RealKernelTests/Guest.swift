@@ -115,7 +115,7 @@ enum Guest {
         guard let result = try? scriptsVM(["boot", "--fresh", "--until-exit-of", "\(getpid())"]) else {
             return "scripts/vm could not be started"
         }
-        return result.status == 0 ? nil : bootFailed(name, result)
+        return result.status == 0 ? nil : bootFailed(result)
     }()
 
     /// How many times slower than the reference this guest runs now, at least 1: the one
@@ -217,12 +217,12 @@ enum Guest {
     /// suspend costs no boot (some 30 s under TCG).
     static func reboot() throws {
         let result = try booted(["boot", "--fresh", "--until-exit-of", "\(getpid())"])
-        if result.status != 0 { throw GuestError(bootFailed(name, result)) }
+        if result.status != 0 { throw GuestError(bootFailed(result)) }
     }
 
     /// Why a boot failed, in its first line (the one a test report keeps: scripts/vm's
     /// last word, the reason, before the console it quotes), then all it printed.
-    static func bootFailed(_ name: String, _ result: OrientdProcess.Result) -> String {
+    static func bootFailed(_ result: OrientdProcess.Result) -> String {
         let lines = result.stderr.split(separator: "\n")
         let reason = lines.last { $0.hasPrefix("vm: ") }.map { $0.dropFirst(4) } ?? "it said nothing"
         return "scripts/vm boot (\(name)) failed (\(result.status)): \(reason)\n\(result.stderr)"
