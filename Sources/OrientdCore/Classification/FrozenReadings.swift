@@ -32,6 +32,8 @@ public struct FrozenReadings: Sendable {
     }
 
     /// Feeds one reading (after calibration); a report when an episode begins or ends.
+    /// Inlined: every reading passes, and called it cost a call's 30 instructions.
+    @inline(__always)
     public mutating func check(_ sample: Sample) -> Report? {
         let a = sample.acceleration
         guard let current = run, current.value == a else {

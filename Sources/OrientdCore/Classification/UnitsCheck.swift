@@ -15,9 +15,16 @@ public struct UnitsCheck: Sendable {
 
     /// Feeds one reading (after calibration); returns a message once, when the median
     /// magnitude of the first `window` readings is below g/2 or above 2g.
+    /// Inlined up to the judgement: once judged, every reading costs one test.
+    @inline(__always)
     public mutating func check(_ reading: Vector3, gravity: Double = standardGravity) -> String? {
+        guard !judged else { return nil }
+        return judge(reading, gravity: gravity)
+    }
+
+    private mutating func judge(_ reading: Vector3, gravity: Double) -> String? {
         // All zero is no unit but a sensor sending nothing (ImplausibleReadings says so).
-        guard !judged, reading.x != 0 || reading.y != 0 || reading.z != 0 else { return nil }
+        guard reading.x != 0 || reading.y != 0 || reading.z != 0 else { return nil }
         magnitudes.append(reading.length)
         guard magnitudes.count >= window else { return nil }
         judged = true

@@ -111,6 +111,10 @@ public struct OrientationPipeline: Sendable {
         return emit(cause: .configuration)
     }
 
+    /// Whether `updateSuggestion` could have events: for most samples it cannot, and
+    /// asking first spares them building a list.
+    public var suggestionMayChange: Bool { current != nil && suggestion.mayChange(with: policy) }
+
     /// Brings the suggestion in line with the policy after a change; its events. None
     /// before the first certain state.
     public mutating func updateSuggestion() -> [SuggestionEvent] {

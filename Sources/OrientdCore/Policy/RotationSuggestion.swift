@@ -52,9 +52,7 @@ public struct RotationSuggestion: Hashable, Sendable {
     /// Brings the offer in line with the policy after any change (a sample, a command, a
     /// mode) at `time`.
     public mutating func update(_ policy: ScreenPolicy, at time: Double) -> [Change] {
-        // Nothing standing and the same pose: nothing can change. Most samples, so said
-        // first: working out `policy.suggestion` for them cost 2.5 % of `replay --fast`.
-        if offer == nil, policy.device == pose { return [] }
+        guard mayChange(with: policy) else { return [] }
         var changes: [Change] = []
         // The first pose after start is not a turn: a lock restored at boot offers nothing.
         let settled = pose != .unknown && policy.device != pose
@@ -77,6 +75,14 @@ public struct RotationSuggestion: Hashable, Sendable {
             changes.append(.offered(new))
         }
         return changes
+    }
+
+    /// Whether `update` could change anything: not with nothing standing and the same
+    /// pose, which is most samples. Asked before `update`, so that they build no list:
+    /// working out `policy.suggestion`, or an empty list, for each cost 2.5 % and 8 % of
+    /// `replay --fast`'s instructions.
+    public func mayChange(with policy: ScreenPolicy) -> Bool {
+        offer != nil || policy.device != pose
     }
 
     /// Takes the standing offer, ending it; nil when there is none.
