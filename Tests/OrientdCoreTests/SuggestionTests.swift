@@ -49,7 +49,11 @@ struct SuggestionTests {
         var seen: [String] = []
         for (time, pose) in steps {
             policy.deviceDidChange(to: pose)
-            for change in tracker.update(policy, at: time) {
+            // The service asks first and skips `update` when it says nothing can change.
+            let mayChange = tracker.mayChange(with: policy)
+            let changes = tracker.update(policy, at: time)
+            #expect(mayChange || changes.isEmpty, "at \(time): \(changes) after mayChange said none could come")
+            for change in changes {
                 switch change {
                 case .offered(let offer): seen.append("\(time) offered \(offer.rotation.angle)")
                 case .withdrawn(let offer, let reason): seen.append("\(time) withdrawn \(offer.rotation.angle) \(reason.rawValue)")
