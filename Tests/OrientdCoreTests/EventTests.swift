@@ -73,6 +73,15 @@ struct EventTests {
         #expect(
             String(decoding: w.line(), as: UTF8.self)
                 == #"{"s":"a\"b\\c\nd\u0001é","t":0,"u":0,"v":12,"w":null,"x":["a","b"]}"# + "\n")
+        // Escapes first, last, next to each other and alone; the runs between them whole.
+        for (text, json) in [
+            ("", #""""#), ("\"", #""\"""#), ("\r\t", #""\r\t""#), ("\u{7f}x\u{1f}", #""\u007fx\u001f""#),
+            ("landscape-primary", #""landscape-primary""#), ("🙂\\", #""🙂\\""#),
+        ] {
+            var out: [UInt8] = []
+            JSONLineWriter.appendString(text, to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == json, "\(text.debugDescription)")
+        }
     }
 }
 
