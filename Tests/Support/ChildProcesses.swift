@@ -16,7 +16,7 @@ public final class ChildProcesses {
     }
 
     public func killAll() {
-        for p in processes.reversed() where p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        for p in processes.reversed() where p.isRunning { Self.killTree(p.processIdentifier) }
         // Reaped here rather than by waitUntilExit, which waits for Foundation to learn of
         // the exit from SIGCHLD: a signal mask can keep that from it, and it then spins for
         // ever (measured in CI: 19 min on a gnome-shell killed and left a zombie). A
@@ -29,6 +29,25 @@ public final class ChildProcesses {
     }
 
     deinit { killAll() }
+
+    /// SIGKILL to `pid` and to what it started, stopped first so that it starts nothing
+    /// more: a child of a killed program (a fork that never reached its exec, a helper)
+    /// would otherwise live on, orphaned (measured: gnome-shell's stuck forks, left from
+    /// every CI run).
+    public static func killTree(_ pid: pid_t) {
+        kill(pid, SIGSTOP)
+        for child in children(of: pid) { killTree(child) }
+        kill(pid, SIGKILL)
+    }
+
+    /// The children of `pid`, as the kernel lists them for each of its threads.
+    public static func children(of pid: pid_t) -> [pid_t] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task in
+            let list = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+            return list.split(separator: " ").compactMap { pid_t($0) }
+        }
+    }
 
     /// Polls `probe` until it gives a value; after `seconds`, throws a failure naming
     /// `what`, with what `evidence` says (the programs' logs) to show why.
