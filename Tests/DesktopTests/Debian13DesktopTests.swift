@@ -570,10 +570,6 @@ final class Debian13Desktop {
         return try PanelPicture(ppm: Data(contentsOf: URL(fileURLWithPath: hostRuntime + "/shot.ppm")))
     }
 
-    /// Expects the output turned to the W3C `angle` (the protocol's transform is its
-    /// opposite: counter-clockwise), waiting up to 5 s for a script in stream mode: the
-    /// compositor's own state, with a portrait size for a quarter turn; then, nested, where
-    /// the marker's corners land on the panel, else what a Wayland client is told.
     /// `read` again, 50 ms apart, until `done` holds of it or 5 s have passed; its last value.
     private func reread<T>(_ read: () throws -> T, until done: (T) -> Bool) rethrows -> T {
         let deadline = Date().addingTimeInterval(5)
@@ -585,6 +581,10 @@ final class Debian13Desktop {
         return value
     }
 
+    /// Expects the output turned to the W3C `angle` (the protocol's transform is its
+    /// opposite: counter-clockwise), waiting up to 5 s for a script in stream mode: the
+    /// compositor's own state, with a portrait size for a quarter turn; then, nested, where
+    /// the marker's corners land on the panel, else what a Wayland client is told.
     func expectTurned(angle: Int, after what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let quarterTurns = ((360 - angle) % 360) / 90
         let portrait = quarterTurns % 2 == 1

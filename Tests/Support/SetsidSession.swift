@@ -6,8 +6,6 @@ import Foundation
 /// (Process makes its child a process group leader), so the session is led by setsid's
 /// child, whose pid is the session's id.
 public func killSession(startedBy process: Process) {
-    let pid = process.processIdentifier
-    let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-    guard let leader = children.split(separator: " ").first else { return }
+    guard let leader = ChildProcesses.children(of: process.processIdentifier).first else { return }
     _ = try? OrientdProcess.run(["-KILL", "-s", String(leader)], executable: URL(fileURLWithPath: "/usr/bin/pkill"))
 }
