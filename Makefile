@@ -183,7 +183,7 @@ install: package man
 	@# An edited configuration is never overwritten.
 	[ -e $(DESTDIR)$(SYSCONFDIR)/orientd.conf ] || install -m 644 systemd/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd.conf
 	install -m 644 systemd/orientd.sysusers $(DESTDIR)$(SYSUSERSDIR)/orientd.conf
-	install -m 644 hooks/orientd-rotate-common.sh $(DESTDIR)$(HOOKSDIR)/
+	install -m 644 hooks/orientd-rotate-common.sh hooks/orientd-plasma-mobile-rotation.qml $(DESTDIR)$(HOOKSDIR)/
 	for h in $(HOOKS); do install -m 755 hooks/$$h $(DESTDIR)$(HOOKSDIR)/ && ln -sf $(HOOKSDIR)/$$h $(DESTDIR)$(BINDIR)/$$h; done
 	install -m 644 README.md $(DESTDIR)$(DATADIR)/doc/orientd/README.md
 	install -m 644 docs/*.md $(DESTDIR)$(DATADIR)/doc/orientd/docs/

@@ -164,30 +164,40 @@ orientd_take_over_gnome_rotation() {
     orientd_follow_gnome_toggle "$1" "$2"
 }
 
-# orientd_follow_gnome_toggle DESKTOP OUT: stream mode. The quick setting cannot stay
-# DESKTOP's own switch (off, DESKTOP turns the screen from iio-sensor-proxy over orientd),
-# so a touch of it is orientd's lock toggled: each time the key goes off, the script locks
-# it again, locks orientd where the screen is (or unlocks it) and turns OUT back to
-# orientd's screen, over the turn DESKTOP may have made meanwhile. Needs orientd.
+# orientd_follow_gnome_toggle DESKTOP OUT: stream mode. GNOME's quick setting as orientd's
+# lock (orientd_follow_toggle): a touch turns orientation-lock off.
 orientd_follow_gnome_toggle() {
+    orientd_follow_toggle "$1" "$2" "exec gsettings monitor $orientd_gnome_schema orientation-lock" '*: false' \
+        "gsettings set $orientd_gnome_schema orientation-lock true 2>/dev/null </dev/null"
+}
+
+# orientd_follow_toggle DESKTOP OUT MONITOR TOUCHED RELOCK: stream mode. DESKTOP's rotation
+# quick setting cannot stay its own switch (on, DESKTOP turns the screen from
+# iio-sensor-proxy over orientd), so a touch of it is orientd's lock toggled. MONITOR (a
+# command, run in the background and ending in an exec, so that killing it ends it)
+# prints a line for each change of the setting; each line matching the pattern
+# TOUCHED is a touch: RELOCK (a command) switches DESKTOP's rotation off again, orientd is
+# locked where the screen is (or unlocked) and OUT turned back to orientd's screen, over
+# the turn DESKTOP may have made meanwhile. Needs orientd.
+orientd_follow_toggle() {
     [ -z "${ORIENTD_SCREEN+set}" ] || return 0
     command -v orientd >/dev/null 2>&1 || return 0
     orientd_toggle_dir=$(mktemp -d "${XDG_RUNTIME_DIR:-/tmp}/orientd-toggle.XXXXXX") &&
         mkfifo "$orientd_toggle_dir/changes" || return 0
-    gsettings monitor "$orientd_gnome_schema" orientation-lock >"$orientd_toggle_dir/changes" 2>/dev/null </dev/null &
+    eval "$3" >"$orientd_toggle_dir/changes" 2>&1 </dev/null &
     orientd_toggle_monitor=$!
-    orientd_toggle_follow "$1" "$2" <"$orientd_toggle_dir/changes" &
+    orientd_toggle_follow "$@" <"$orientd_toggle_dir/changes" &
     orientd_at_exit "kill $orientd_toggle_monitor $! 2>/dev/null; rm -rf '$orientd_toggle_dir'"
 }
 
 orientd_toggle_follow() {
     while IFS= read -r orientd_line; do
+        # shellcheck disable=SC2254 # the pattern is the caller's
         case $orientd_line in
-        *': false') ;;
+        $4) ;;
         *) continue ;;
         esac
-        gsettings set "$orientd_gnome_schema" orientation-lock true 2>/dev/null </dev/null ||
-            orientd_warn "$1's quick setting: locking its rotation again failed; $1 and orientd may fight"
+        eval "$5" || orientd_warn "$1's quick setting: switching its rotation off again failed; $1 and orientd may fight"
         orientd_reply=$(orientd ctl orientation 2>/dev/null </dev/null)
         if orientd_field "$orientd_reply" locked && [ "$orientd_value" = true ]; then
             orientd_toggled=unlock
@@ -196,8 +206,8 @@ orientd_toggle_follow() {
         fi
         # shellcheck disable=SC2086 # two words: lock current
         orientd_run orientd ctl $orientd_toggled || continue
-        # DESKTOP may have claimed the sensor and turned the screen before it saw the lock
-        # again: turned back now and once more after it has let the sensor go.
+        # DESKTOP may have claimed the sensor and turned the screen before it saw its
+        # rotation off again: turned back now and once more after it has let the sensor go.
         orientd_turn_to_orientd "$2" "$1's quick setting"
         sleep 1
         orientd_turn_to_orientd "$2" "$1's quick setting"

@@ -88,7 +88,9 @@ struct DoctorTests {
             gnome.fix?.contains("orientation-lock true") == true && gnome.fix?.contains("systemctl mask --now iio-sensor-proxy") == true)
         let kde = RotatorCheck.judge(
             quiet + [process(20, "/usr/libexec/iio-sensor-proxy"), process(22, "kwin_wayland")], daemon: 10, doctor: 11)
-        #expect(kde.detail.contains("KDE") && kde.fix?.contains("Orientation: Manual") == true, "\(kde)")
+        #expect(
+            kde.detail.contains("KDE") && kde.fix?.contains("Orientation: Manual") == true
+                && kde.fix?.contains("in Plasma Mobile, Auto-rotate off") == true, "\(kde)")
         let phosh = RotatorCheck.judge(
             quiet + [process(20, "/usr/libexec/iio-sensor-proxy"), process(23, "/usr/libexec/phosh", "--unlocked")], daemon: 10, doctor: 11)
         #expect(

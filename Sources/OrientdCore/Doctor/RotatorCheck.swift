@@ -39,8 +39,12 @@ public enum RotatorCheck {
                 fixes.append("in Phosh, lock its rotation (the quick setting): \(gnomeRotationLock)")
             }
             if !(named("kwin_wayland") + named("kwin_x11")).isEmpty {
-                consumers.append("KDE (kwin) turns the screen through it when its orientation is Automatic")
-                fixes.append("in KDE, System Settings > Display Configuration > Orientation: Manual")
+                consumers.append(
+                    "KDE (kwin) turns a built-in panel through it unless its orientation is Manual (Plasma Mobile: unless Auto-rotate is off; orientd-rotate-kde switches it off while it runs, with qml6)"
+                )
+                fixes.append(
+                    "in KDE Plasma, System Settings > Display & Monitor (Plasma 5: Display Configuration) > Orientation: Manual; in Plasma Mobile, Auto-rotate off in the quick settings"
+                )
             }
             if !named("monitor-sensor").isEmpty { consumers.append("monitor-sensor reads it (a rotation script?)") }
             others.append(
