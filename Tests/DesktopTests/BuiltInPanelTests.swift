@@ -12,7 +12,8 @@ import Testing
 /// accelerometer iio-sensor-proxy reads is umockdev's (the kernel's sensors are proven in
 /// RealKernelTests). Each case first shows the desktop's own rotation live (the sensor
 /// turned bottom-up turns the panel), then turns the panel with orientd's script in hook
-/// mode, then turns the sensor twice over 12 s, reading the transform each second.
+/// mode, then turns the sensor twice over 12 s, reading the transform each second. The
+/// last case is Plasma Mobile's quick setting, taken over by the script in stream mode.
 @Suite(.serialized, .enabled(if: DesktopGuest.counterpart.missing.isEmpty, "\(DesktopGuest.panelSkipReason)"))
 struct BuiltInPanelTests {
     static let run = DesktopGuest.boot(
@@ -66,6 +67,31 @@ struct BuiltInPanelTests {
         #expect(run.file("\(kind)-output-config.json").contains("\"autoRotation\": \"Never\""))
         try expectMarker(run, kind, "hook", angle: 180)
         try expectMarker(run, kind, "held", angle: 180)
+    }
+
+    /// Plasma Mobile's Auto-rotate quick setting switches kwin's policy for every output
+    /// between Always and Never. The script sets and reads it through the quick setting's
+    /// own plugin, from Debian 13's plasma-mobile (`orientd-plasma-mobile-rotation.qml`);
+    /// Plasma Mobile's shell itself is not run (its 1.8 GB of dependencies). The real
+    /// orientd (the accelerometer lying in landscape) feeds orientd-rotate-kde in stream mode.
+    @Test(
+        "Plasma Mobile's Auto-rotate on: kwin turns the panel by itself; the script in stream mode switches it off, the panel stays where orientd put it while the sensor turns, and Auto-rotate is on again as the events end"
+    )
+    func plasmaMobile() throws {
+        let run = try Self.run.get()
+        let kind = "kwin-mobile"
+        let evidence =
+            "\(run.failures(kind)); the script said: \(run.file("\(kind)-stream.err").suffix(1500)); kwin's log: \(run.file("\(kind).log").suffix(800))"
+        #expect(run.failures(kind).isEmpty, "\(evidence)")
+        let tile = Dictionary(run.lines("mobile", kind).map { ($0.screen, $0.fields.first ?? "") }) { first, _ in first }
+        #expect(tile == ["tile-at-start": "on", "tile-taken": "off", "tile-at-end": "on"], "\(evidence)")
+        let turns = readings(run, kind)
+        #expect(turns["own"] == 2, "kwin turned the panel by itself to the sensor's bottom-up first: \(turns)")
+        let landscape = turns["stream"] ?? -1
+        #expect(landscape == 1 || landscape == 3, "orientd's landscape, from the device lying in it: \(turns); \(evidence)")
+        #expect(held(run, kind) == Array(repeating: landscape, count: 12), "the sensor turned up, then left-up")
+        #expect(turns["given-back"] == 2, "kwin turned the panel by itself again once Auto-rotate was on: \(turns)")
+        try expectMarker(run, kind, "stream", angle: landscape == 3 ? 90 : 270)
     }
 
     /// Where the window is tapped: each desktop, and the W3C angle its panel is turned to.

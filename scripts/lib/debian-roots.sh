@@ -158,17 +158,25 @@ trixie_desktop_root() {
 # session (libpam-systemd, dbus-user-session), kwin 6 (kscreen-doctor), iio-sensor-proxy
 # with polkitd beside them as Debian 13 installs them, umockdev for its accelerometer,
 # gcc with libdrm's headers to build the guest's built-in-panel preload, and for the
-# test build of orientd there libiio0, with i2c-tools to make its accelerometer.
+# test build of orientd there libiio0, with i2c-tools to make its accelerometer. Plasma
+# Mobile's Auto-rotate quick setting: its own QML plugin, taken from Debian 13's
+# plasma-mobile package (the whole shell would pull 1.8 GB of dependencies into a 4 GB
+# image), with qml-qt6 that orientd-rotate-kde runs it with (and the QtQml module it
+# imports, which plasma-mobile depends on).
 trixie_gpu_guest_root() {
     local packages=linux-image-amd64,initramfs-tools,systemd-sysv,udev,kmod,dbus,procps,util-linux,seatd
     packages+=,sway,wayfire,swaybg,wlr-randr,grim,wev,python3-evdev,jq,libgl1-mesa-dri,libegl-mesa0,libgbm1
     packages+=,gnome-shell,mutter-common-bin,gnome-settings-daemon-common,gsettings-desktop-schemas,libglib2.0-bin
     packages+=,libpam-systemd,dbus-user-session,kwin-wayland,libkscreen-bin,qt6-wayland
-    packages+=,iio-sensor-proxy,polkitd,umockdev,gcc,libc6-dev,libdrm-dev,libiio0,i2c-tools
+    packages+=,iio-sensor-proxy,polkitd,umockdev,gcc,libc6-dev,libdrm-dev,libiio0,i2c-tools,qml-qt6,qml6-module-qtqml
+    local qml=/usr/lib/x86_64-linux-gnu/qt6/qml/org/kde/plasma/quicksetting
     local setup="
         echo 'deb http://deb.debian.org/debian trixie-backports main' > /etc/apt/sources.list.d/backports.list
         apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -t trixie-backports hyprland
+        cd /tmp && apt-get download -qq plasma-mobile && dpkg-deb -x plasma-mobile_*.deb plasma-mobile
+        mkdir -p $qml && cp -a plasma-mobile$qml/screenrotation $qml/ && rm -rf plasma-mobile plasma-mobile_*.deb && cd /
+        test -e $qml/screenrotation/libscreenrotationplugin.so
         rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
         useradd -m -u 1000 -G video,input,render user
         passwd -d root

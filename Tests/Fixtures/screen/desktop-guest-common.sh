@@ -11,13 +11,13 @@ R=$S/results
 up() { cut -d' ' -f1 /proc/uptime; }
 say() { echo "[$(up)] $*"; }
 
-# until_ok SECONDS COMMAND...: until COMMAND succeeds (every 0.25 s), or fails after SECONDS.
+# until_ok SECONDS COMMAND...: until COMMAND succeeds (tried every 0.25 s), or fails once
+# SECONDS have passed on the guest's clock, however long each try takes.
 until_ok() {
-    limit=$(($1 * 4))
+    deadline=$(($(cut -d. -f1 /proc/uptime) + $1))
     shift
     while ! "$@" >/dev/null 2>&1; do
-        limit=$((limit - 1))
-        [ "$limit" -gt 0 ] || return 1
+        [ "$(cut -d. -f1 /proc/uptime)" -lt "$deadline" ] || return 1
         sleep 0.25
     done
 }
